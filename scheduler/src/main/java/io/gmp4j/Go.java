@@ -1,0 +1,65 @@
+package io.gmp4j;
+
+import io.gmp4j.runtime.Scheduler;
+
+/**
+ * Go's built-ins for Java: {@code go}, {@code main}, {@code Gosched}, {@code NumGoroutine}.
+ * Use with {@code import static io.gmp4j.Go.*}:
+ * <pre>{@code
+ * public static void main(String[] args) {
+ *     Go.main(() -> {
+ *         go(() -> System.out.println("in a goroutine"));
+ *         System.out.println(numGoroutine());
+ *     });
+ * }
+ * }</pre>
+ * Goroutines started from a goroutine belong to its runtime; from any other thread, to the
+ * {@linkplain GoRuntime#defaultRuntime() default runtime}.
+ */
+public final class Go {
+    private Go() {
+    }
+
+    /** Go's {@code go f()}: starts {@code f} as a new goroutine. */
+    public static void go(Runnable f) {
+        Scheduler s = Scheduler.current();
+        if (s != null) {
+            s.go(f);
+        } else {
+            GoRuntime.defaultRuntime().go(f);
+        }
+    }
+
+    /**
+     * Go's {@code func main()}: runs {@code main} as the main goroutine of the default runtime
+     * and returns when it returns. See {@link GoRuntime#main}.
+     *
+     * @throws DeadlockError when all goroutines fall asleep
+     */
+    public static void main(Runnable main) {
+        GoRuntime.defaultRuntime().main(main);
+    }
+
+    /** Go's {@code runtime.Gosched()}: yields the processor; the caller queues globally. */
+    public static void gosched() {
+        Scheduler.gosched();
+    }
+
+    /**
+     * A cooperative preemption point: yields if sysmon asked this goroutine's P to give way.
+     * Long CPU-bound loops may call it; channel operations do.
+     */
+    public static void checkPreempt() {
+        Scheduler.safePoint();
+    }
+
+    /** Go's {@code runtime.NumGoroutine()} for the caller's runtime. */
+    public static long numGoroutine() {
+        return GoRuntime.current().numGoroutine();
+    }
+
+    /** Go's {@code runtime.GOMAXPROCS(0)} for the caller's runtime. */
+    public static int gomaxprocs() {
+        return GoRuntime.current().gomaxprocs();
+    }
+}

@@ -1,0 +1,80 @@
+package io.gmp4j.runtime;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Constructor;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * The two JDK seams the runtime rests on, reached once by reflection (see DESIGN.md):
+ * {@code Thread.currentCarrierThread()} (how {@code execute} finds the current M and P) and the
+ * package-private {@code ThreadBuilders.VirtualThreadBuilder(Executor)} constructor (how
+ * goroutines get our scheduler). Both need {@value #FLAG}; without it the first use fails with
+ * an error that names the flag.
+ */
+final class Carrier {
+    static final String FLAG = "--add-opens java.base/java.lang=ALL-UNNAMED";
+
+    private static final MethodHandle CURRENT_CARRIER;
+    private static final Constructor<?> VT_BUILDER;
+    private static final Throwable FAILURE;
+
+    static {
+        MethodHandle mh = null;
+        Constructor<?> ctor = null;
+        Throwable failure = null;
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(Thread.class, MethodHandles.lookup());
+            mh = lookup.findStatic(Thread.class, "currentCarrierThread", MethodType.methodType(Thread.class));
+            Class<?> builder = Class.forName("java.lang.ThreadBuilders$VirtualThreadBuilder");
+            ctor = builder.getDeclaredConstructor(Executor.class);
+            ctor.setAccessible(true);
+        } catch (Throwable t) {
+            failure = t;
+        }
+        CURRENT_CARRIER = mh;
+        VT_BUILDER = ctor;
+        FAILURE = failure;
+    }
+
+    private Carrier() {
+    }
+
+    /** Fails with a clear message when the JVM was started without the flag. */
+    static void check() {
+        if (FAILURE != null) {
+            throw new IllegalStateException("gmp4j needs the JVM flag `" + FLAG + "` to plug its scheduler "
+                    + "into virtual threads (it reaches Thread.currentCarrierThread and the "
+                    + "VirtualThreadBuilder(Executor) constructor). Add it to the java command line, or run "
+                    + "through ./gmp4j, which adds it. Cause: " + FAILURE, FAILURE);
+        }
+    }
+
+    /** The platform thread carrying the caller: itself for a platform thread. */
+    static Thread currentCarrier() {
+        try {
+            return (Thread) CURRENT_CARRIER.invokeExact();
+        } catch (Throwable t) {
+            check();
+            throw new InternalError(t);
+        }
+    }
+
+    /** The M carrying the caller, or null when the caller runs on a thread that is not an M. */
+    static M currentM() {
+        return currentCarrier() instanceof M m ? m : null;
+    }
+
+    /** A virtual-thread factory whose threads are scheduled by {@code scheduler}. */
+    static ThreadFactory virtualThreadFactory(Executor scheduler) {
+        check();
+        try {
+            Thread.Builder.OfVirtual b = (Thread.Builder.OfVirtual) VT_BUILDER.newInstance(scheduler);
+            return b.factory();
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("gmp4j: cannot create a virtual thread builder with a custom scheduler", e);
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package io.gmp4j.runtime;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A goroutine: Go's {@code g}, here the record that goes with one virtual thread.
+ *
+ * <p>The virtual thread carries the stack and the continuation; the G carries what the
+ * scheduler and the goroutine dump need: the goroutine id, who created it, and, while it is
+ * parked in a gmp4j wait ({@link #park}), the wait reason and since when. {@link #park} and
+ * {@link #ready} are Go's {@code gopark}/{@code goready}: the primitive that channels, timers
+ * and sync build on, and the only waits that {@code checkdead} counts as "asleep".
+ */
+public final class G {
+    private static final VarHandle PARK_STATE;
+
+    static {
+        try {
+            PARK_STATE = MethodHandles.lookup().findVarHandle(G.class, "parkState", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    // parkState transitions: RUNNING -> WAITING (park) -> READIED (ready) -> RUNNING (park returns);
+    // RUNNING -> READIED (ready before park: a permit) -> RUNNING (the next park returns at once).
+    private static final int RUNNING = 0;
+    private static final int READIED = 1;
+    private static final int WAITING = 2;
+
+    final long goid;
+    final long parentGoid;
+    final Scheduler sched;
+    final long createdNanos;
+    Thread thread;
+    private volatile int parkState;
+    /** Go's waitreason; non-null while parked in {@link #park}. */
+    volatile String waitReason;
+    /** System.nanoTime() when the current wait began. */
+    volatile long waitSince;
+    /** True while inside {@code Syscall.blocking}. Written by the goroutine itself. */
+    volatile boolean inSyscall;
+
+    G(long goid, long parentGoid, Scheduler sched) {
+        this.goid = goid;
+        this.parentGoid = parentGoid;
+        this.sched = sched;
+        this.createdNanos = System.nanoTime();
+    }
+
+    /** Goroutine id, unique per runtime, starting at 1 as in Go. */
+    public long id() {
+        return goid;
+    }
+
+    /** The virtual thread that runs this goroutine. */
+    public Thread thread() {
+        return thread;
+    }
+
+    /**
+     * Returns the goroutine running the calling code, or null when called from a platform
+     * thread or a virtual thread that no gmp4j runtime started.
+     */
+    public static G current() {
+        Thread t = Thread.currentThread();
+        if (!t.isVirtual()) {
+            return null;
+        }
+        M m = Carrier.currentM();
+        return m == null ? null : m.sched.lookup(t);
+    }
+
+    /**
+     * Go's gopark: parks the calling goroutine until {@link #ready} is called for it (or returns
+     * at once if {@code ready} already came). {@code reason} shows in the goroutine dump
+     * ("chan receive", "select", "sleep", ...). Must be called by the goroutine itself.
+     * Spurious wake-ups of the underlying virtual thread are absorbed here.
+     */
+    public void park(String reason) {
+        if (Thread.currentThread() != thread) {
+            throw new IllegalStateException("G.park: goroutine " + goid + " can only park itself");
+        }
+        if (PARK_STATE.compareAndSet(this, READIED, RUNNING)) {
+            return; // ready() came first
+        }
+        waitReason = reason;
+        waitSince = System.nanoTime();
+        sched.nwaiting.incrementAndGet();
+        if (!PARK_STATE.compareAndSet(this, RUNNING, WAITING)) {
+            // ready() raced in between: it saw RUNNING and left a permit.
+            sched.nwaiting.decrementAndGet();
+            waitReason = null;
+            parkState = RUNNING;
+            return;
+        }
+        while (parkState == WAITING) {
+            LockSupport.park(this);
+        }
+        parkState = RUNNING;
+    }
+
+    /**
+     * Go's goready: makes a goroutine parked in {@link #park} runnable. Called from a goroutine,
+     * the woken goroutine goes to the caller's runnext slot; from any other thread, to the
+     * global run queue. Idempotent until the next park.
+     */
+    public void ready() {
+        while (true) {
+            int s = parkState;
+            if (s == READIED) {
+                return;
+            }
+            if (s == WAITING) {
+                if (PARK_STATE.compareAndSet(this, WAITING, READIED)) {
+                    waitReason = null;
+                    sched.nwaiting.decrementAndGet();
+                    LockSupport.unpark(thread);
+                    return;
+                }
+            } else if (PARK_STATE.compareAndSet(this, RUNNING, READIED)) {
+                return;
+            }
+        }
+    }
+
+    /** Marks this goroutine as inside {@code Syscall.blocking}, for the dump. */
+    public void markSyscall(boolean in) {
+        inSyscall = in;
+    }
+
+    @Override
+    public String toString() {
+        return "goroutine " + goid;
+    }
+}

@@ -1,0 +1,84 @@
+package io.gmp4j.runtime;
+
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Go's {@code sched.runq}: the global run queue, a FIFO under one lock.
+ *
+ * <p>Tasks arrive here from threads that are not our Ms (timer threads, the JDK's unparker,
+ * Netty, plain platform threads), from {@code runqputslow} overflow as one batch, from
+ * {@code Go.gosched()}, and from goroutines whose M lost its P. {@link #size} is readable
+ * without the lock so that {@code findRunnable} can skip the lock when the queue is empty
+ * (Go's {@code sched.runqsize} check).
+ *
+ * <p>Storage is a growable ring of tasks; a batch is appended under one lock acquisition.
+ */
+final class GlobalRunQueue {
+    final ReentrantLock lock = new ReentrantLock();
+    private Runnable[] items = new Runnable[1024];
+    private int head; // index of the oldest task
+    // Written under the lock, read without it as a hint (Go reads sched.runqsize racily too).
+    private volatile int size;
+
+    /** Lock-free hint: the number of queued tasks. */
+    int size() {
+        return size;
+    }
+
+    /** Go's globrunqput. Caller holds {@link #lock}. */
+    void put(Runnable r) {
+        ensureRoom(1);
+        items[(head + size) & (items.length - 1)] = r;
+        size = size + 1;
+    }
+
+    /** Go's globrunqputhead (used by gosched-like requeues that must run soon). Caller holds the lock. */
+    void putHead(Runnable r) {
+        ensureRoom(1);
+        head = (head - 1) & (items.length - 1);
+        items[head] = r;
+        size = size + 1;
+    }
+
+    /** Go's globrunqputbatch: appends {@code batch[0..n)} in order. Caller holds the lock. */
+    void putBatch(Runnable[] batch, int from, int n) {
+        ensureRoom(n);
+        int m = items.length - 1;
+        int s = size;
+        for (int i = 0; i < n; i++) {
+            items[(head + s + i) & m] = batch[from + i];
+        }
+        size = s + n;
+    }
+
+    /** Removes and returns the oldest task, or null. Caller holds the lock. */
+    Runnable poll() {
+        int s = size;
+        if (s == 0) {
+            return null;
+        }
+        Runnable r = items[head];
+        items[head] = null;
+        head = (head + 1) & (items.length - 1);
+        size = s - 1;
+        return r;
+    }
+
+    private void ensureRoom(int n) {
+        int s = size;
+        if (s + n <= items.length) {
+            return;
+        }
+        int cap = items.length;
+        while (cap < s + n) {
+            cap <<= 1;
+        }
+        Runnable[] bigger = new Runnable[cap];
+        int m = items.length - 1;
+        for (int i = 0; i < s; i++) {
+            bigger[i] = items[(head + i) & m];
+        }
+        items = bigger;
+        head = 0;
+    }
+}

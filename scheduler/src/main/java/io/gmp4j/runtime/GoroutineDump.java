@@ -1,0 +1,62 @@
+package io.gmp4j.runtime;
+
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Go's goroutine dump: one block per goroutine,
+ * {@code goroutine 17 [chan receive, 2 minutes]:} followed by its stack and its creator.
+ */
+final class GoroutineDump {
+    private GoroutineDump() {
+    }
+
+    static String of(Scheduler s) {
+        List<G> gs = s.allGoroutines();
+        gs.sort(Comparator.comparingLong(g -> g.goid));
+        StringBuilder sb = new StringBuilder();
+        long now = System.nanoTime();
+        for (G g : gs) {
+            Thread t = g.thread;
+            StackTraceElement[] stack = t.getStackTrace();
+            sb.append("goroutine ").append(g.goid).append(" [").append(status(g, t));
+            String reason = g.waitReason;
+            if (reason != null) {
+                long minutes = (now - g.waitSince) / 60_000_000_000L;
+                if (minutes >= 1) {
+                    sb.append(", ").append(minutes).append(minutes == 1 ? " minute" : " minutes");
+                }
+            }
+            sb.append("]:\n");
+            for (StackTraceElement e : stack) {
+                sb.append('\t').append(e).append('\n');
+            }
+            if (g.parentGoid != 0) {
+                sb.append("created by goroutine ").append(g.parentGoid).append('\n');
+            }
+            sb.append('\n');
+        }
+        if (gs.isEmpty() && s.numGoroutine() > 0) {
+            sb.append("(").append(s.numGoroutine()).append(" goroutines; the goroutine registry is off)\n");
+        }
+        return sb.toString();
+    }
+
+    private static String status(G g, Thread t) {
+        String reason = g.waitReason;
+        if (reason != null) {
+            return reason;
+        }
+        if (g.inSyscall) {
+            return "syscall";
+        }
+        return switch (t.getState()) {
+            case NEW -> "runnable";
+            case RUNNABLE -> "running";
+            case BLOCKED -> "sync.Mutex.Lock";
+            case WAITING -> "park";
+            case TIMED_WAITING -> "sleep";
+            case TERMINATED -> "dead";
+        };
+    }
+}

@@ -1,0 +1,77 @@
+package io.gmp4j.runtime;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A machine: Go's {@code m}, a platform thread that runs the scheduler loop and carries the
+ * goroutines it runs (it is their virtual threads' carrier). An M needs a P to run goroutines.
+ *
+ * <p>Fields without a memory-ordering note are touched only by the M's own thread.
+ */
+final class M extends Thread {
+    final Scheduler sched;
+    final int mid;
+    /** True for an M created to take a P that sysmon handed off. */
+    final boolean forHandoff;
+
+    /** The P this M holds, or null. Only this thread reads or writes it. */
+    P p;
+    /** The ownership epoch this M holds {@link #p} with (see {@link P}). */
+    long epoch;
+    /** The P handed to this M by startm before it is woken; read after the wake-up. */
+    volatile P nextp;
+    /** Go's m.spinning: looking for work with a P while holding an nmspinning count. */
+    boolean spinning;
+    /** Set by startm together with nextp. */
+    volatile boolean nextSpinning;
+    /** The task this M is running (null in scheduler code): tells self-resubmission apart. */
+    Runnable curTask;
+    /** Set by Go.gosched() and preemption: the yielding goroutine goes to the global queue. */
+    boolean goschedGlobal;
+    /** Whether the task returned by findRunnable inherits the time slice. */
+    boolean inheritTime;
+    /** Per-M random state for steal order (xorshift). */
+    int rand;
+    /** Netpoll results, reused. */
+    final TaskBatch pollBatch = new TaskBatch();
+
+    /** Go's m.park note: set by notewakeup, consumed by notesleep. */
+    private volatile boolean notified;
+
+    M(Scheduler sched, int mid, boolean forHandoff) {
+        super(null, null, sched.name + "-m" + mid, 0, false);
+        this.sched = sched;
+        this.mid = mid;
+        this.forHandoff = forHandoff;
+        this.rand = 0x9E3779B9 * (mid + 1) | 1;
+        setDaemon(true);
+    }
+
+    int nextRandom() {
+        int x = rand;
+        x ^= x << 13;
+        x ^= x >>> 17;
+        x ^= x << 5;
+        rand = x;
+        return x & Integer.MAX_VALUE;
+    }
+
+    /** Go's notesleep on m.park. Returns after {@link #notewakeup}. */
+    void notesleep() {
+        while (!notified) {
+            LockSupport.park(this);
+        }
+        notified = false;
+    }
+
+    /** Go's notewakeup on m.park. Any thread. */
+    void notewakeup() {
+        notified = true;
+        LockSupport.unpark(this);
+    }
+
+    @Override
+    public void run() {
+        sched.mstart(this);
+    }
+}

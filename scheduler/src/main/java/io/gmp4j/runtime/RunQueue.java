@@ -1,0 +1,380 @@
+package io.gmp4j.runtime;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+// Field layout: JCTools-style superclass chain so that head (CASed by every thief) and tail
+// (written by the owner only) live on different cache lines, away from the object header and
+// from runnext. The JVM lays out superclass fields first, so the order below is the order in
+// memory: pad | head | pad | tail | pad | runnext | pad.
+
+abstract class RunQueueL0Pad {
+    long p00, p01, p02, p03, p04, p05, p06, p07;
+    long p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+abstract class RunQueueHead extends RunQueueL0Pad {
+    /** Next slot to consume. Any thread advances it, only by CAS. */
+    volatile int head;
+}
+
+abstract class RunQueueL1Pad extends RunQueueHead {
+    long p10a, p11a, p12a, p13a, p14a, p15a, p16a, p17a;
+    long p18a, p19a, p1aa, p1ba, p1ca, p1da, p1ea, p1fa;
+}
+
+abstract class RunQueueTail extends RunQueueL1Pad {
+    /** Next slot to fill. Written only by the owner P's M. */
+    volatile int tail;
+}
+
+abstract class RunQueueL2Pad extends RunQueueTail {
+    long p20, p21, p22, p23, p24, p25, p26, p27;
+    long p28, p29, p2a, p2b, p2c, p2d, p2e, p2f;
+}
+
+abstract class RunQueueNext extends RunQueueL2Pad {
+    /**
+     * runnext, if non-null, is a runnable task that was readied by the current task and should
+     * run next instead of what is in the ring, inheriting the rest of the time slice.
+     * Only the owner may set it to a non-null task; thieves may only CAS it to null.
+     */
+    volatile Runnable runnext;
+}
+
+abstract class RunQueueL3Pad extends RunQueueNext {
+    long p30, p31, p32, p33, p34, p35, p36, p37;
+    long p38, p39, p3a, p3b, p3c, p3d, p3e, p3f;
+}
+
+/**
+ * A P's local run queue: Go's {@code p.runq}/{@code runqhead}/{@code runqtail}/{@code runnext}.
+ *
+ * <p>A bounded single-producer multi-consumer ring. Invariants:
+ * <ul>
+ *   <li>only the owner (the M holding the P, in a state that sysmon cannot retake) calls
+ *       {@link #put}, {@link #get}, {@link #putBatch} and {@link #stealInto} as the thief side
+ *       into its own ring; anyone may call {@link #grab} (steal) and the read-only methods;</li>
+ *   <li>{@code 0 <= tail - head <= capacity}, with int overflow arithmetic as Go's uint32;</li>
+ *   <li>a slot in {@code [head, tail)} holds a task published by the release-store of tail.</li>
+ * </ul>
+ * Accessor names carry the memory mode as in JCTools: {@code lv} load-volatile, {@code la}
+ * load-acquire, {@code sr} store-release, {@code cas} compare-and-set.
+ */
+final class RunQueue extends RunQueueL3Pad {
+    private static final VarHandle HEAD;
+    private static final VarHandle TAIL;
+    private static final VarHandle RUNNEXT;
+    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Runnable[].class);
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            HEAD = l.findVarHandle(RunQueueHead.class, "head", int.class);
+            TAIL = l.findVarHandle(RunQueueTail.class, "tail", int.class);
+            RUNNEXT = l.findVarHandle(RunQueueNext.class, "runnext", Runnable.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Go's {@code len(p.runq)}: 256. Tests use 4 to reach the edges quickly. */
+    static final int DEFAULT_CAPACITY = 256;
+
+    private final Runnable[] ring;
+    private final int mask;
+
+    RunQueue(int capacity) {
+        if (capacity < 2 || Integer.bitCount(capacity) != 1) {
+            throw new IllegalArgumentException("run queue capacity must be a power of two >= 2: " + capacity);
+        }
+        ring = new Runnable[capacity];
+        mask = capacity - 1;
+    }
+
+    int capacity() {
+        return ring.length;
+    }
+
+    // load-acquire: synchronizes with the CAS-release of consumers that freed slots
+    private int laHead() {
+        return (int) HEAD.getAcquire(this);
+    }
+
+    // load-acquire: synchronizes with the owner's store-release that published slots
+    private int laTail() {
+        return (int) TAIL.getAcquire(this);
+    }
+
+    // plain load: only the owner writes tail, so the owner reads its own last write
+    private int lpTail() {
+        return (int) TAIL.get(this);
+    }
+
+    // store-release: makes the slots written before it available for consumption
+    private void srTail(int t) {
+        TAIL.setRelease(this, t);
+    }
+
+    // cas-release (volatile CAS, which is at least release): commits a consume
+    private boolean casHead(int expect, int update) {
+        return HEAD.compareAndSet(this, expect, update);
+    }
+
+    // Slots are written plainly by the owner before srTail and read plainly by consumers after
+    // laTail; a consumer that reads a slot the owner has since reused fails its casHead and
+    // discards the value, exactly as in Go's runqget/runqgrab.
+    private void spSlot(int i, Runnable r) {
+        SLOT.set(ring, i & mask, r);
+    }
+
+    private Runnable lpSlot(int i) {
+        return (Runnable) SLOT.get(ring, i & mask);
+    }
+
+    /** Outcome of {@link #put}: the overflow batch the caller must move to the global queue. */
+    interface Overflow {
+        /** Go's runqputslow: takes the batch (ring order, then the new task) as one unit. */
+        void putBatch(Runnable[] batch, int n);
+    }
+
+    /**
+     * Go's runqput. With {@code next}, {@code r} goes to runnext and the task it displaces goes
+     * to the tail. If the ring is full, half of it plus the task go to {@code overflow}.
+     * Owner only.
+     *
+     * @return true when the ring overflowed into the global queue
+     */
+    boolean put(Runnable r, boolean next, Overflow overflow, Runnable[] scratch) {
+        if (next) {
+            Runnable old;
+            // Only the owner stores a non-null runnext; thieves may CAS it to null concurrently,
+            // so we retry the CAS against whatever is there now.
+            do {
+                old = runnext;
+            } while (!RUNNEXT.compareAndSet(this, old, r));
+            if (old == null) {
+                return false;
+            }
+            r = old; // kick the old runnext to the regular queue
+        }
+        while (true) {
+            int h = laHead();
+            int t = lpTail();
+            if (t - h < ring.length) {
+                spSlot(t, r);
+                srTail(t + 1);
+                return false;
+            }
+            if (putSlow(r, h, t, overflow, scratch)) {
+                return true;
+            }
+            // the queue is not full now (a thief took some); put should succeed
+        }
+    }
+
+    /**
+     * Go's runqputslow: moves half the ring plus {@code r} to the global queue as one batch.
+     * Owner only. Returns false if a thief raced us and the ring is no longer full.
+     */
+    private boolean putSlow(Runnable r, int h, int t, Overflow overflow, Runnable[] scratch) {
+        int n = (t - h) / 2;
+        if (n != ring.length / 2) {
+            throw new InternalError("runqputslow: queue is not full: head=" + h + " tail=" + t);
+        }
+        for (int i = 0; i < n; i++) {
+            scratch[i] = lpSlot(h + i);
+        }
+        if (!casHead(h, h + n)) { // cas-release, commits consume
+            return false;
+        }
+        scratch[n] = r;
+        overflow.putBatch(scratch, n + 1);
+        java.util.Arrays.fill(scratch, 0, n + 1, null);
+        return true;
+    }
+
+    /**
+     * Go's runqputbatch: puts {@code n} tasks at the tail; returns how many did not fit
+     * (left at {@code batch[from..]} for the caller to send to the global queue). Owner only.
+     */
+    int putBatch(Runnable[] batch, int from, int n) {
+        int h = laHead();
+        int t = lpTail();
+        int i = 0;
+        while (i < n && t - h < ring.length) {
+            spSlot(t, batch[from + i]);
+            t++;
+            i++;
+        }
+        srTail(t);
+        return n - i;
+    }
+
+    /** Result holder for {@link #get}: whether the task came from runnext and inherits the slice. */
+    static final class Got {
+        Runnable task;
+        boolean inheritTime;
+    }
+
+    /**
+     * Go's runqget: runnext first (inheriting the time slice), then the head of the ring.
+     * Owner only. Fills {@code out} and returns its task, or null when the queue is empty.
+     *
+     * @param takeRunnext false when the runnext chain is over its cap: the runnext task is then
+     *                    moved to the tail so the ring gets a turn (Tokio's LIFO cap)
+     */
+    Runnable get(Got out, boolean takeRunnext) {
+        Runnable next = runnext;
+        // If there is a runnext it is the next task to run. If the CAS fails, a thief took it;
+        // only the owner sets runnext non-null, so there is no ABA and no need to retry.
+        if (next != null && RUNNEXT.compareAndSet(this, next, null)) {
+            if (takeRunnext) {
+                out.task = next;
+                out.inheritTime = true;
+                return next;
+            }
+            requeueAtTail(next);
+        }
+        while (true) {
+            int h = laHead(); // load-acquire, synchronize with other consumers
+            int t = lpTail();
+            if (t == h) {
+                out.task = null;
+                out.inheritTime = false;
+                return null;
+            }
+            Runnable r = lpSlot(h);
+            if (casHead(h, h + 1)) { // cas-release, commits consume
+                out.task = r;
+                out.inheritTime = false;
+                return r;
+            }
+        }
+    }
+
+    // Owner only. The ring has room: we just emptied runnext, and if the ring is full we run its
+    // head first and park the runnext task at the tail on the next call.
+    private void requeueAtTail(Runnable r) {
+        int h = laHead();
+        int t = lpTail();
+        if (t - h < ring.length) {
+            spSlot(t, r);
+            srTail(t + 1);
+        } else {
+            // Full ring: put it back; the owner will take it on a later call.
+            RUNNEXT.setRelease(this, r);
+        }
+    }
+
+    /**
+     * Go's runqgrab: takes half of this queue into {@code dst} starting at {@code dstTail}
+     * (mod {@code dst.length}). With {@code stealRunnext}, takes runnext when the ring is empty,
+     * after a short back-off so that an owner about to run it gets the chance. Any thread.
+     *
+     * @return the number of tasks grabbed
+     */
+    int grab(Runnable[] dst, int dstTail, int dstMask, boolean stealRunnext, boolean ownerRunning) {
+        while (true) {
+            int h = laHead(); // load-acquire, synchronize with other consumers
+            int t = laTail(); // load-acquire, synchronize with the producer
+            int n = t - h;
+            n = n - n / 2;
+            if (n == 0) {
+                if (stealRunnext) {
+                    Runnable next = runnext;
+                    if (next != null) {
+                        if (ownerRunning) {
+                            // Go sleeps 3us here: the owner is likely about to schedule
+                            // runnext itself, and stealing it would only bounce it between Ps.
+                            backOff();
+                        }
+                        if (!RUNNEXT.compareAndSet(this, next, null)) {
+                            continue;
+                        }
+                        dst[dstTail & dstMask] = next;
+                        return 1;
+                    }
+                }
+                return 0;
+            }
+            if (n > ring.length / 2) { // read inconsistent h and t
+                continue;
+            }
+            for (int i = 0; i < n; i++) {
+                dst[(dstTail + i) & dstMask] = lpSlot(h + i);
+            }
+            if (casHead(h, h + n)) { // cas-release, commits consume
+                return n;
+            }
+        }
+    }
+
+    /** About 3 microseconds of busy back-off (Go's usleep(3) in runqgrab). */
+    private static void backOff() {
+        long deadline = System.nanoTime() + 3_000;
+        while (System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * Go's runqsteal: steals half of {@code victim}'s tasks into this (the thief's, owned by the
+     * caller) queue and returns one of them to run, or null. Owner of {@code this} only.
+     */
+    Runnable stealFrom(RunQueue victim, boolean stealRunnext, boolean victimRunning, int[] stolen) {
+        int t = lpTail();
+        int n = victim.grab(ring, t, mask, stealRunnext, victimRunning);
+        stolen[0] = n;
+        if (n == 0) {
+            return null;
+        }
+        n--;
+        Runnable r = lpSlot(t + n);
+        spSlot(t + n, null);
+        if (n == 0) {
+            return r;
+        }
+        int h = laHead(); // load-acquire, synchronize with consumers
+        if (t - h + n >= ring.length) {
+            throw new InternalError("runqsteal: runq overflow");
+        }
+        srTail(t + n); // store-release, makes the item available for consumption
+        return r;
+    }
+
+    /**
+     * Go's runqempty. Observes head, tail and runnext as one consistent snapshot: it re-reads
+     * tail so that a task moving from runnext into the ring between the reads is not missed.
+     */
+    boolean isEmpty() {
+        while (true) {
+            int h = laHead();
+            int t = laTail();
+            Runnable next = runnext;
+            if (laTail() == t) {
+                return h == t && next == null;
+            }
+        }
+    }
+
+    /** Approximate number of queued tasks including runnext, for stats. */
+    int size() {
+        int n = laTail() - laHead();
+        if (n < 0) {
+            n = 0;
+        }
+        return Math.min(n, ring.length) + (runnext != null ? 1 : 0);
+    }
+
+    /** Drains everything (runtime close / handoff of a dead P). Owner or stopped owner only. */
+    int drainTo(java.util.function.Consumer<Runnable> sink) {
+        int count = 0;
+        Got g = new Got();
+        while (get(g, true) != null) {
+            sink.accept(g.task);
+            count++;
+        }
+        return count;
+    }
+}

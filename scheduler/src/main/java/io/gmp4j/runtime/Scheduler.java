@@ -1,0 +1,1425 @@
+package io.gmp4j.runtime;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The goroutine scheduler: a port of Go's {@code runtime/proc.go} onto JDK virtual threads.
+ *
+ * <h2>G, M, P</h2>
+ * A G is a goroutine (a virtual thread plus its {@link G} record), an M a platform thread that
+ * runs the scheduler loop and carries goroutines, a P a processor: the right to run Go code,
+ * with a local run queue. There are exactly GOMAXPROCS Ps; Ms come and go. The JDK calls
+ * {@link #execute} whenever a goroutine becomes runnable; where the task lands depends on who
+ * calls (DESIGN.md): a goroutine that starts or wakes another puts it in its own P's runnext
+ * slot (Go's newproc and ready), an M re-submitting the task it just ran puts it at its local
+ * tail (or the global queue after {@code gosched}), and any other thread (timer threads, the
+ * JDK's unparker, Netty, platform threads) uses the global queue and calls {@link #wakep}.
+ * The run queues hold plain {@code Runnable}s, so tasks that are not goroutines (behaviour
+ * actors) run on the Ms the same way, without a virtual thread.
+ *
+ * <h2>Worker thread parking/unparking (from proc.go)</h2>
+ * We need to balance keeping enough running Ms to use the available parallelism against
+ * parking excess ones to save CPU. Go rejected (1) centralized scheduler state (would inhibit
+ * scalability), (2) direct goroutine handoff to an idle M (thrashes threads and loses
+ * locality) and (3) unparking an M on every ready (causes thread state thrashing). Instead an
+ * additional M is unparked when work is submitted (this is {@link #wakep}) only if
+ * (a) there is an idle P and (b) there are no spinning Ms. A spinning M that finds work stops
+ * spinning and calls wakep again ({@link #resetspinning}), so the spinning M count stays small
+ * and bursts of work still spread.
+ *
+ * <p>The race between submission and an M going idle is closed by two sequences:
+ * <ul>
+ *   <li>submission: 1. put work in a run queue; 2. StoreLoad barrier (the CAS or atomic read
+ *       of {@code nmspinning} in wakep after a volatile store); 3. check {@code nmspinning}
+ *       and {@code npidle};</li>
+ *   <li>spinning to idle: 1. release the P, decrement {@code nmspinning}; 2. StoreLoad
+ *       barrier (the atomic decrement); 3. re-check every P's run queue and timers
+ *       ({@link #checkRunqsNoP}).</li>
+ * </ul>
+ * Either the submitter sees no spinning M and starts one, or the M leaving spinning sees the
+ * work.
+ *
+ * <h2>What differs from Go, and why</h2>
+ * The JDK cannot preempt a continuation, so preemption is cooperative (a flag checked at safe
+ * points) and a goroutine that ignores it loses its P: sysmon CASes its P from {@code USER}
+ * to {@code IDLE} and hands it to another M (see {@link P}'s status protocol). Runnext
+ * inheritance is capped by count ({@link #MAX_RUNNEXT_INHERITS}) because sysmon cannot force
+ * the 10 ms slice that bounds it in Go.
+ */
+public final class Scheduler implements Executor, AutoCloseable {
+    /** Go's schedtick % 61: how often the global queue is checked first, for fairness. */
+    static final int GLOBAL_QUEUE_INTERVAL = 61;
+    /**
+     * Runs in a row that may inherit a time slice through runnext before the runnext task has to
+     * queue at the tail. Tokio caps its LIFO slot at 3 polls per tick for the same starvation
+     * problem; Go relies on its 10 ms time slice instead, which we cannot enforce.
+     */
+    static final int MAX_RUNNEXT_INHERITS = 3;
+    /** Go's stealWork: passes over all Ps; runnext and timers only on the last. */
+    static final int STEAL_TRIES = 4;
+
+    final String name;
+    final int gomaxprocs;
+    final P[] allp;
+    private final int[] coprimes;
+
+    /** Go's sched.lock, which here also guards the global run queue. */
+    final ReentrantLock lock;
+    final GlobalRunQueue runq = new GlobalRunQueue();
+
+    // --- idle Ps: guarded by lock; npidle and idlepMask are also read without it.
+    private final P[] pidle;
+    private int pidleTop;
+    private volatile int npidle;
+    /** Bit i set when P i is idle; read lock-free by stealers (skip idle Ps). */
+    private final AtomicLongArray idlepMask;
+
+    // --- Ms: guarded by lock.
+    private final ArrayList<M> midle = new ArrayList<>();
+    private int nmidle;
+    private int mcount;
+    private int mHandoffCount;
+    private final List<M> allm = new ArrayList<>();
+    final int maxThreads;
+    final int maxHandoffThreads;
+    private volatile boolean mCapReported;
+
+    /** Go's sched.nmspinning. */
+    final AtomicInteger nmspinning = new AtomicInteger();
+
+    // --- goroutines
+    private final AtomicLong goidgen = new AtomicLong();
+    private final ConcurrentHashMap<Thread, G> allgs;
+    private final LongAdder ngoroutines = new LongAdder();
+    /** Goroutines parked in G.park (Go's "asleep"). */
+    final AtomicInteger nwaiting = new AtomicInteger();
+    /** Pending runtime timers over all Ps. */
+    final AtomicInteger ntimers = new AtomicInteger();
+    /** Platform threads blocked on a gmp4j primitive (they may still wake goroutines). */
+    final AtomicInteger platformWaiters = new AtomicInteger();
+    /** Goroutines inside Syscall.blocking. */
+    final AtomicInteger nsyscall = new AtomicInteger();
+
+    // --- netpoll / timer sleep (Go's sched.lastpoll, sched.pollUntil)
+    final Netpoller netpoller;
+    private final boolean realNetpoller;
+    /** 0 while an M is blocked in netpoller.poll; otherwise the time of the last poll. */
+    private final AtomicLong lastpoll = new AtomicLong(System.nanoTime());
+    /** Deadline of the blocked poll, 0 for none. */
+    private volatile long pollUntil;
+
+    // --- counters
+    final LongAdder created = new LongAdder();
+    final LongAdder handoffs = new LongAdder();
+    final LongAdder preemptRequests = new LongAdder();
+    final LongAdder injections = new LongAdder();
+    final LongAdder taskFailures = new LongAdder();
+
+    private final ThreadFactory vtFactory;
+    private final Sysmon sysmon;
+    private final int runqCapacity;
+    final boolean checkDeadlock;
+    final long startNanos = System.nanoTime();
+    private final AtomicInteger timerRoundRobin = new AtomicInteger();
+
+    private volatile boolean closed;
+    /** Set by Go.main-style runs: deadlocks are only reported while a main goroutine runs. */
+    private volatile MainWait mainWait;
+
+    private final RunQueue.Overflow overflowToGlobal = this::globrunqputbatch;
+
+    /** Configuration for a new scheduler; see {@code io.gmp4j.GoRuntime.Builder}. */
+    public record Config(String name, int maxProcs, int maxThreads, int maxHandoffThreads, int runqCapacity,
+                         boolean goroutineRegistry, boolean checkDeadlock, long schedtraceMillis,
+                         Netpoller netpoller) {
+    }
+
+    public Scheduler(Config c) {
+        Carrier.check();
+        if (c.maxProcs() < 1) {
+            throw new IllegalArgumentException("GOMAXPROCS must be >= 1, got " + c.maxProcs());
+        }
+        if (c.maxThreads() < c.maxProcs()) {
+            throw new IllegalArgumentException("maxThreads (" + c.maxThreads() + ") must be >= GOMAXPROCS (" + c.maxProcs() + ")");
+        }
+        this.name = c.name();
+        this.gomaxprocs = c.maxProcs();
+        this.maxThreads = c.maxThreads();
+        this.maxHandoffThreads = c.maxHandoffThreads();
+        this.runqCapacity = c.runqCapacity();
+        this.checkDeadlock = c.checkDeadlock();
+        this.lock = runq.lock;
+        this.allgs = c.goroutineRegistry() ? new ConcurrentHashMap<>() : null;
+        this.realNetpoller = c.netpoller() != null;
+        this.netpoller = c.netpoller() != null ? c.netpoller() : new TimerSleeper();
+        this.allp = new P[gomaxprocs];
+        this.pidle = new P[gomaxprocs];
+        this.idlepMask = new AtomicLongArray((gomaxprocs + 63) / 64);
+        for (int i = 0; i < gomaxprocs; i++) {
+            allp[i] = new P(i, runqCapacity, this);
+        }
+        this.coprimes = coprimes(gomaxprocs);
+        this.vtFactory = Carrier.virtualThreadFactory(this);
+        // All Ps start idle; the first wakep starts an M for one of them.
+        lock.lock();
+        try {
+            for (int i = gomaxprocs - 1; i >= 0; i--) {
+                pidleput(allp[i]);
+            }
+        } finally {
+            lock.unlock();
+        }
+        this.sysmon = new Sysmon(this, c.schedtraceMillis());
+        sysmon.start();
+    }
+
+    private static int[] coprimes(int n) {
+        List<Integer> list = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            if (gcd(i, n) == 1) {
+                list.add(i);
+            }
+        }
+        return list.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private static int gcd(int a, int b) {
+        while (b != 0) {
+            int t = a % b;
+            a = b;
+            b = t;
+        }
+        return a;
+    }
+
+    // =====================================================================================
+    // Goroutines
+    // =====================================================================================
+
+    /** The scheduler carrying the calling goroutine or task, or null. */
+    public static Scheduler current() {
+        M m = Carrier.currentM();
+        return m == null ? null : m.sched;
+    }
+
+    /**
+     * Go's newproc: starts {@code f} as a new goroutine. From a goroutine of this runtime the
+     * new goroutine goes to the caller's runnext slot; otherwise to the global queue.
+     */
+    public G go(Runnable f) {
+        if (f == null) {
+            throw new NullPointerException("go: null function");
+        }
+        if (closed) {
+            throw new RejectedExecutionException("gmp4j runtime '" + name + "' is closed: cannot start a goroutine");
+        }
+        long parent = 0;
+        if (allgs != null && Thread.currentThread().isVirtual()) {
+            G pg = allgs.get(Thread.currentThread());
+            if (pg != null) {
+                parent = pg.goid;
+            }
+        }
+        G g = new G(goidgen.incrementAndGet(), parent, this);
+        Thread t = vtFactory.newThread(() -> goexit(g, f));
+        g.thread = t;
+        if (allgs != null) {
+            allgs.put(t, g);
+        }
+        ngoroutines.increment();
+        created.increment();
+        try {
+            t.start();
+        } catch (RuntimeException e) {
+            forget(g);
+            throw e;
+        }
+        // go is a safe point: a goroutine spawning in a loop yields when sysmon asks.
+        safePoint();
+        return g;
+    }
+
+    private void goexit(G g, Runnable f) {
+        try {
+            f.run();
+        } finally {
+            forget(g);
+        }
+    }
+
+    private void forget(G g) {
+        if (allgs != null) {
+            allgs.remove(g.thread);
+        }
+        ngoroutines.decrement();
+    }
+
+    /** The G of a goroutine thread of this runtime, or null. Needs the goroutine registry. */
+    G lookup(Thread t) {
+        return allgs == null ? null : allgs.get(t);
+    }
+
+    /** Go's runtime.NumGoroutine: live goroutines of this runtime. */
+    public long numGoroutine() {
+        return ngoroutines.sum();
+    }
+
+    /** Live goroutines, for the dump; empty when the registry is off. */
+    List<G> allGoroutines() {
+        return allgs == null ? List.of() : new ArrayList<>(allgs.values());
+    }
+
+    /** Creates a runtime timer whose callback runs on this runtime's Ms. */
+    public RuntimeTimer newTimer(Runnable callback) {
+        return new RuntimeTimer(this, callback);
+    }
+
+    // =====================================================================================
+    // The executor entry: where a runnable task lands
+    // =====================================================================================
+
+    /**
+     * Makes {@code task} runnable. Called by the JDK when a goroutine starts or unparks, and by
+     * other modules for plain tasks. Never blocks for long: the JDK calls it with the
+     * submitting virtual thread pinned.
+     *
+     * @throws RejectedExecutionException when this runtime is closed
+     */
+    @Override
+    public void execute(Runnable task) {
+        if (closed) {
+            throw new RejectedExecutionException("gmp4j runtime '" + name + "' is closed: cannot schedule " + task
+                    + " (a goroutine of a closed runtime was woken)");
+        }
+        M m = Carrier.currentM();
+        if (m != null && m.sched == this) {
+            if (task == m.curTask) {
+                // Self-resubmission from the carrier after the task yielded: Thread.yield, a park
+                // that was unparked while parking, or gosched/preemption.
+                if (m.goschedGlobal) {
+                    m.goschedGlobal = false;
+                    globrunqputAndWake(task);
+                    return;
+                }
+                P p = ownerEnter(m);
+                if (p == null) {
+                    globrunqputAndWake(task);
+                    return;
+                }
+                runqput(p, task, false);
+                ownerExit(m, p);
+                return;
+            }
+            P p = ownerEnter(m);
+            if (p != null) {
+                // Go's ready()/newproc: the woken goroutine runs next on this P.
+                runqput(p, task, true);
+                ownerExit(m, p);
+                wakep();
+                return;
+            }
+        }
+        globrunqputAndWake(task);
+    }
+
+    /**
+     * Takes the right to do owner operations on the caller's P. In scheduler code the M already
+     * holds it ({@code RUNNING}); from task code it moves {@code USER -> RUNNING} by CAS so
+     * sysmon cannot hand the P off mid-operation. Returns null if the M has no P (it lost it).
+     */
+    private P ownerEnter(M m) {
+        P p = m.p;
+        if (p == null) {
+            return null;
+        }
+        if (m.curTask == null) {
+            return p; // scheduler code: status is RUNNING and only we can change it
+        }
+        long e = m.epoch;
+        if (p.casStatus(P.pack(e, P.USER), P.pack(e, P.RUNNING))) {
+            return p;
+        }
+        long s = p.status();
+        if (P.epoch(s) != e || P.state(s) == P.IDLE) {
+            m.p = null; // sysmon handed the P off; this M now runs its goroutine without a P
+        }
+        return null;
+    }
+
+    private void ownerExit(M m, P p) {
+        if (m.curTask != null) {
+            // store-release: hands the P back to "running user code", where sysmon may retake it
+            p.srStatus(P.pack(m.epoch, P.USER));
+        }
+    }
+
+    /** Go's runqput, with runqputslow's overflow to the global queue. Owner only. */
+    private void runqput(P p, Runnable task, boolean next) {
+        if (p.runq.put(task, next, overflowToGlobal, p.overflowScratch)) {
+            p.overflows++;
+        }
+    }
+
+    private void globrunqputAndWake(Runnable task) {
+        lock.lock();
+        try {
+            runq.put(task);
+        } finally {
+            lock.unlock();
+        }
+        wakep();
+    }
+
+    /** Go's globrunqputbatch. */
+    private void globrunqputbatch(Runnable[] batch, int n) {
+        lock.lock();
+        try {
+            runq.putBatch(batch, 0, n);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Go's globrunqget: takes a fair share of the global queue (at most {@code max} if > 0, at
+     * most half a local ring) into {@code p}'s local queue and returns one task. Caller holds
+     * the lock and owns {@code p}.
+     */
+    private Runnable globrunqget(P p, int max) {
+        int sz = runq.size();
+        if (sz == 0) {
+            return null;
+        }
+        int n = Math.min(sz, sz / gomaxprocs + 1);
+        if (max > 0 && n > max) {
+            n = max;
+        }
+        if (n > runqCapacity / 2) {
+            n = runqCapacity / 2;
+        }
+        Runnable r = runq.poll();
+        for (n--; n > 0; n--) {
+            runqput(p, runq.poll(), false);
+        }
+        return r;
+    }
+
+    /**
+     * Go's injectglist: makes a batch of tasks (one netpoll turn) runnable at once. Without a P,
+     * all go to the global queue and an M is started for each idle P; with one, as many as there
+     * are idle Ps go global (with an M each) and the rest to the local queue.
+     */
+    public void injectglist(TaskBatch batch) {
+        int n = batch.size();
+        if (n == 0) {
+            return;
+        }
+        injections.add(n);
+        Runnable[] items = batch.array();
+        M m = Carrier.currentM();
+        P p = (m != null && m.sched == this) ? ownerEnter(m) : null;
+        if (p == null) {
+            lock.lock();
+            try {
+                runq.putBatch(items, 0, n);
+            } finally {
+                lock.unlock();
+            }
+            batch.clear();
+            startIdle(n);
+            return;
+        }
+        int toGlobal = Math.min(n, npidle);
+        if (toGlobal > 0) {
+            lock.lock();
+            try {
+                runq.putBatch(items, 0, toGlobal);
+            } finally {
+                lock.unlock();
+            }
+        }
+        int left = p.runq.putBatch(items, toGlobal, n - toGlobal);
+        if (left > 0) {
+            lock.lock();
+            try {
+                runq.putBatch(items, n - left, left);
+            } finally {
+                lock.unlock();
+            }
+        }
+        ownerExit(m, p);
+        batch.clear();
+        startIdle(toGlobal);
+    }
+
+    private void startIdle(int n) {
+        for (; n > 0 && npidle != 0; n--) {
+            P pp;
+            lock.lock();
+            try {
+                pp = pidleget();
+            } finally {
+                lock.unlock();
+            }
+            if (pp == null) {
+                break;
+            }
+            startm(pp, false, false);
+        }
+    }
+
+    // =====================================================================================
+    // Idle P list (caller holds lock)
+    // =====================================================================================
+
+    private void pidleput(P p) {
+        if (!p.runq.isEmpty()) {
+            throw new InternalError("pidleput: P" + p.id + " has non-empty run queue");
+        }
+        p.setStatus(P.pack(P.epoch(p.status()), P.IDLE));
+        p.m = null;
+        pidle[pidleTop++] = p;
+        idlepMask.getAndAccumulate(p.id >>> 6, 1L << (p.id & 63), (a, b) -> a | b);
+        npidle = npidle + 1; // volatile store under lock; readers outside take it as a hint
+    }
+
+    private P pidleget() {
+        if (pidleTop == 0) {
+            return null;
+        }
+        P p = pidle[--pidleTop];
+        pidle[pidleTop] = null;
+        idlepMask.getAndAccumulate(p.id >>> 6, ~(1L << (p.id & 63)), (a, b) -> a & b);
+        npidle = npidle - 1;
+        return p;
+    }
+
+    private boolean isIdle(P p) {
+        return (idlepMask.get(p.id >>> 6) & (1L << (p.id & 63))) != 0;
+    }
+
+    // =====================================================================================
+    // M management: wakep, startm, stopm, handoffp
+    // =====================================================================================
+
+    /**
+     * Go's wakep: tries to add one more spinning M if there is an idle P and no M is spinning.
+     */
+    void wakep() {
+        if (npidle == 0) {
+            return;
+        }
+        // Be conservative about spinning threads: only start one if none exists already.
+        if (nmspinning.get() != 0 || !nmspinning.compareAndSet(0, 1)) {
+            return;
+        }
+        P p;
+        lock.lock();
+        try {
+            p = pidleget();
+        } finally {
+            lock.unlock();
+        }
+        if (p == null) {
+            if (nmspinning.decrementAndGet() < 0) {
+                throw new InternalError("wakep: negative nmspinning");
+            }
+            return;
+        }
+        startm(p, true, false);
+    }
+
+    /**
+     * Go's startm: schedules an M to run {@code p}, reusing an idle M or creating one. With
+     * {@code spinning}, the caller has already counted the M in nmspinning.
+     */
+    void startm(P p, boolean spinning, boolean forHandoff) {
+        M nm;
+        lock.lock();
+        try {
+            if (p == null) {
+                p = pidleget();
+                if (p == null) {
+                    if (spinning && nmspinning.decrementAndGet() < 0) {
+                        throw new InternalError("startm: negative nmspinning");
+                    }
+                    return;
+                }
+            }
+            if (closed) {
+                pidleput(p);
+                return;
+            }
+            int n = midle.size();
+            if (n > 0) {
+                nm = midle.remove(n - 1);
+                nmidle--;
+            } else {
+                boolean capped = forHandoff ? mHandoffCount >= maxHandoffThreads : mcount >= maxThreads;
+                if (capped) {
+                    reportMCap(forHandoff);
+                    pidleput(p);
+                    if (spinning && nmspinning.decrementAndGet() < 0) {
+                        throw new InternalError("startm: negative nmspinning");
+                    }
+                    return;
+                }
+                nm = new M(this, mcount, forHandoff);
+                mcount++;
+                if (forHandoff) {
+                    mHandoffCount++;
+                }
+                allm.add(nm);
+                nm.nextSpinning = spinning;
+                nm.nextp = p;
+                nm.start();
+                return;
+            }
+        } finally {
+            lock.unlock();
+        }
+        nm.nextSpinning = spinning;
+        nm.nextp = p; // volatile store, published before the wake-up
+        nm.notewakeup();
+    }
+
+    private void reportMCap(boolean forHandoff) {
+        if (!mCapReported) {
+            mCapReported = true;
+            System.err.println("gmp4j: runtime '" + name + "' reached its " + (forHandoff
+                    ? "handoff thread cap (" + maxHandoffThreads + "): a P stays with a blocked goroutine"
+                    : "thread cap maxThreads=" + maxThreads) + "; raise it with the runtime builder");
+        }
+    }
+
+    /** Whether the M thread cap was ever hit (reported once on stderr). */
+    public boolean threadCapReached() {
+        return mCapReported;
+    }
+
+    /** Entry of a new M thread: Go's mstart. */
+    void mstart(M m) {
+        try {
+            P p = m.nextp;
+            m.nextp = null;
+            acquirep(m, p);
+            if (m.nextSpinning) {
+                m.spinning = true;
+            }
+            schedule(m);
+        } finally {
+            mexit(m);
+        }
+    }
+
+    private void mexit(M m) {
+        if (m.spinning) {
+            m.spinning = false;
+            nmspinning.decrementAndGet();
+        }
+        P p = m.p;
+        if (p != null) {
+            p.setStatus(P.pack(P.epoch(p.status()) + 1, P.DEAD));
+            p.m = null;
+            m.p = null;
+        }
+    }
+
+    /**
+     * Go's stopm: puts the M on the idle list and sleeps until startm hands it a P. Returns
+     * false if the runtime closed meanwhile.
+     */
+    private boolean stopm(M m) {
+        if (m.p != null) {
+            throw new InternalError("stopm: M holds P" + m.p.id);
+        }
+        boolean dead;
+        lock.lock();
+        try {
+            if (closed) {
+                return false;
+            }
+            midle.add(m);
+            nmidle++;
+            dead = checkdead();
+        } finally {
+            lock.unlock();
+        }
+        if (dead) {
+            MainWait w = mainWait;
+            if (w != null) {
+                w.deadlock();
+            }
+        }
+        m.notesleep();
+        if (closed) {
+            return false;
+        }
+        P p = m.nextp;
+        m.nextp = null;
+        acquirep(m, p);
+        if (m.nextSpinning) {
+            m.spinning = true;
+        }
+        return true;
+    }
+
+    /** Go's acquirep: binds an idle P to the M, starting a new ownership epoch. */
+    private void acquirep(M m, P p) {
+        if (p == null) {
+            throw new InternalError("acquirep: no P");
+        }
+        long e = P.epoch(p.status()) + 1;
+        p.m = m;
+        m.epoch = e;
+        m.p = p;
+        // volatile store: later owner reads of shared state must not float above it
+        p.setStatus(P.pack(e, P.RUNNING));
+    }
+
+    /** Go's releasep: unbinds the M's P (the caller puts it on the idle list). */
+    private P releasep(M m) {
+        P p = m.p;
+        m.p = null;
+        p.m = null;
+        return p;
+    }
+
+    /**
+     * Go's handoffp: hands off a P taken from a goroutine in a syscall or stuck running. Starts
+     * an M for it if there is work anywhere, otherwise idles it.
+     */
+    void handoffp(P p) {
+        handoffs.increment();
+        // if it has local work, start it straight away
+        if (!p.runq.isEmpty() || runq.size() != 0) {
+            startm(p, false, true);
+            return;
+        }
+        // no local work: start a spinning M only if there are no spinning or idle Ms to help
+        if (nmspinning.get() + npidle == 0 && nmspinning.compareAndSet(0, 1)) {
+            startm(p, true, true);
+            return;
+        }
+        long when = 0;
+        boolean start;
+        lock.lock();
+        try {
+            // If this is the last running P and nobody is polling the network, an M must
+            // stay to poll it.
+            start = runq.size() != 0 || (realNetpoller && netpoller.hasWaiters()
+                    && npidle == gomaxprocs - 1 && lastpoll.get() != 0);
+            if (!start) {
+                when = p.timers.when0;
+                pidleput(p);
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (start) {
+            startm(p, false, true);
+            return;
+        }
+        if (when != 0) {
+            wakeNetPoller(when);
+        }
+    }
+
+    // =====================================================================================
+    // The scheduler loop
+    // =====================================================================================
+
+    /** Go's schedule: find a runnable task and run it, forever. */
+    private void schedule(M m) {
+        while (!closed) {
+            Runnable r = findRunnable(m);
+            if (r == null) {
+                return; // closed
+            }
+            if (m.spinning) {
+                resetspinning(m);
+            }
+            run(m, r);
+            if (m.p == null && !reacquireAfterLoss(m)) {
+                return;
+            }
+        }
+    }
+
+    /** Go's execute: runs one task on the M's P. */
+    private void run(M m, Runnable r) {
+        P p = m.p;
+        if (!m.inheritTime) {
+            p.incSchedtick();
+        }
+        p.preempt = false;
+        p.tasksRun++;
+        m.curTask = r;
+        long user = P.pack(m.epoch, P.USER);
+        p.srStatus(user);
+        try {
+            r.run();
+        } catch (Throwable t) {
+            reportTaskFailure("task " + r, t);
+        } finally {
+            m.curTask = null;
+            m.goschedGlobal = false;
+        }
+        // Take the P back from "user" state. Failure means sysmon handed it off (or the task
+        // parked inside Syscall.blocking, leaving it in SYSCALL under our epoch).
+        if (!p.casStatus(user, P.pack(m.epoch, P.RUNNING))) {
+            long s = p.status();
+            if (!(P.epoch(s) == m.epoch && P.state(s) == P.SYSCALL
+                    && p.casStatus(s, P.pack(m.epoch, P.RUNNING)))) {
+                m.p = null;
+            }
+        }
+    }
+
+    /** After losing its P: take an idle one, or sleep until startm hands us one. */
+    private boolean reacquireAfterLoss(M m) {
+        P pp;
+        lock.lock();
+        try {
+            pp = pidleget();
+        } finally {
+            lock.unlock();
+        }
+        if (pp != null) {
+            acquirep(m, pp);
+            return true;
+        }
+        return stopm(m);
+    }
+
+    private void becomeSpinning(M m) {
+        m.spinning = true;
+        nmspinning.incrementAndGet();
+    }
+
+    /** Go's resetspinning: an M that found work stops spinning and may wake another. */
+    private void resetspinning(M m) {
+        m.spinning = false;
+        if (nmspinning.decrementAndGet() < 0) {
+            throw new InternalError("resetspinning: negative nmspinning");
+        }
+        // M wakeup policy is deliberately conservative, so check if we need another one now.
+        wakep();
+    }
+
+    /**
+     * Go's findRunnable: finds a task to run, in Go's order. Tries the global queue first every
+     * 61st tick, then runnext and the local queue, the global queue, a non-blocking netpoll, and
+     * stealing (only while {@code 2*nmspinning < gomaxprocs - npidle}); otherwise releases the P
+     * and sleeps. Returns with {@code m.p} set, or null when the runtime closes.
+     */
+    private Runnable findRunnable(M m) {
+        top:
+        while (true) {
+            if (closed) {
+                return null;
+            }
+            P p = m.p;
+            long now = System.nanoTime();
+            if (p.timers.when0 != 0) {
+                p.timers.runDue(now); // Go's checkTimers
+            }
+
+            // Check the global runnable queue once in a while to ensure fairness. Otherwise
+            // two goroutines can completely occupy the local runqueue by constantly respawning
+            // each other.
+            if (p.schedtick() % GLOBAL_QUEUE_INTERVAL == 0 && runq.size() > 0) {
+                Runnable r;
+                lock.lock();
+                try {
+                    r = globrunqget(p, 1);
+                } finally {
+                    lock.unlock();
+                }
+                if (r != null) {
+                    p.fairnessPicks++;
+                    return notInherited(m, p, r);
+                }
+            }
+
+            // local runq
+            boolean mayInherit = p.runnextChain < MAX_RUNNEXT_INHERITS;
+            Runnable r = p.runq.get(p.got, mayInherit);
+            if (r != null) {
+                if (p.got.inheritTime) {
+                    p.runnextChain++;
+                    p.runnextHits++;
+                    m.inheritTime = true;
+                    return r;
+                }
+                if (!mayInherit) {
+                    p.runnextCapped++;
+                }
+                return notInherited(m, p, r);
+            }
+
+            // global runq
+            if (runq.size() != 0) {
+                lock.lock();
+                try {
+                    r = globrunqget(p, 0);
+                } finally {
+                    lock.unlock();
+                }
+                if (r != null) {
+                    return notInherited(m, p, r);
+                }
+            }
+
+            // Poll network: a non-blocking optimization before stealing, skipped while another
+            // M is blocked in the poller (lastpoll == 0).
+            if (realNetpoller && netpoller.hasWaiters() && lastpoll.get() != 0) {
+                TaskBatch b = m.pollBatch;
+                netpoller.poll(0, b);
+                if (!b.isEmpty()) {
+                    r = b.pop();
+                    injectglist(b);
+                    return notInherited(m, p, r);
+                }
+            }
+
+            // Spinning Ms: steal work from other Ps. Limit the number of spinning Ms to half
+            // the number of busy Ps, to avoid excessive CPU use when GOMAXPROCS>1 but the
+            // program parallelism is low.
+            if (m.spinning || 2 * nmspinning.get() < gomaxprocs - npidle) {
+                if (!m.spinning) {
+                    becomeSpinning(m);
+                }
+                r = stealWork(m, p, now);
+                if (r != null) {
+                    return notInherited(m, p, r);
+                }
+            }
+
+            // We have nothing to do. Release the P, re-checking the global queue under the lock.
+            lock.lock();
+            try {
+                if (closed) {
+                    return null;
+                }
+                if (runq.size() != 0) {
+                    r = globrunqget(p, 0);
+                    return notInherited(m, p, r);
+                }
+                releasep(m);
+                pidleput(p);
+            } finally {
+                lock.unlock();
+            }
+
+            // Delicate dance: thread transitions from spinning to non-spinning state,
+            // potentially concurrently with submission of new work. We must drop nmspinning
+            // first and then check all sources again (with a StoreLoad barrier in between).
+            // If we did it the other way around, another thread could submit work after we've
+            // checked all sources but before we drop nmspinning; as a result nobody would
+            // unpark a thread to run the work.
+            boolean wasSpinning = m.spinning;
+            if (m.spinning) {
+                m.spinning = false;
+                // the atomic decrement is the StoreLoad barrier of the dance
+                if (nmspinning.decrementAndGet() < 0) {
+                    throw new InternalError("findRunnable: negative nmspinning");
+                }
+                P pp = checkRunqsNoP();
+                if (pp != null) {
+                    acquirep(m, pp);
+                    becomeSpinning(m);
+                    continue top;
+                }
+            }
+
+            // Timers: the earliest deadline over all Ps decides how long an idle M may sleep.
+            long pollUntilNow = earliestTimer();
+            if ((realNetpoller && netpoller.hasWaiters() || pollUntilNow != 0)
+                    && lastpoll.getAndSet(0) != 0) {
+                // We hold the poll token: block in the poller until I/O, the next timer, or a
+                // wakeup. Go's netpoll(delay) by the last M going idle.
+                long delay = -1;
+                if (pollUntilNow != 0) {
+                    delay = Math.max(0, pollUntilNow - System.nanoTime());
+                }
+                pollUntil = pollUntilNow;
+                if (closed) {
+                    lastpoll.set(System.nanoTime());
+                    return null;
+                }
+                TaskBatch b = m.pollBatch;
+                netpoller.poll(delay, b);
+                pollUntil = 0;
+                lastpoll.set(System.nanoTime());
+                P pp;
+                lock.lock();
+                try {
+                    pp = pidleget();
+                } finally {
+                    lock.unlock();
+                }
+                if (pp == null) {
+                    injectglist(b);
+                } else {
+                    acquirep(m, pp);
+                    if (!b.isEmpty()) {
+                        r = b.pop();
+                        injectglist(b);
+                        return notInherited(m, pp, r);
+                    }
+                    if (wasSpinning) {
+                        becomeSpinning(m);
+                    }
+                    continue top;
+                }
+            } else if (pollUntilNow != 0) {
+                long pu = pollUntil;
+                if (pu == 0 || pu - pollUntilNow > 0) {
+                    netpoller.wakeup(); // the poller sleeps past our timer: make it re-plan
+                }
+            }
+            if (!stopm(m)) {
+                return null;
+            }
+        }
+    }
+
+    private Runnable notInherited(M m, P p, Runnable r) {
+        m.inheritTime = false;
+        p.runnextChain = 0;
+        return r;
+    }
+
+    /**
+     * Go's stealWork: 4 passes over all Ps in a random order (random start, coprime stride),
+     * skipping idle Ps; the last pass also runs the victims' due timers and may take runnext.
+     */
+    private Runnable stealWork(M m, P p, long now) {
+        int n = gomaxprocs;
+        for (int i = 0; i < STEAL_TRIES; i++) {
+            boolean stealTimersOrRunNextG = i == STEAL_TRIES - 1;
+            int start = m.nextRandom() % n;
+            int stride = coprimes[m.nextRandom() % coprimes.length];
+            int pos = start;
+            for (int k = 0; k < n; k++, pos = (pos + stride) % n) {
+                if (closed) {
+                    return null;
+                }
+                P p2 = allp[pos];
+                if (p2 == p) {
+                    continue;
+                }
+                // Steal timers from p2. This call to runDue is the only place where we might run
+                // another P's timers; their callbacks ready goroutines into our own queue.
+                if (stealTimersOrRunNextG && p2.timers.when0 != 0 && p2.timers.runDue(now) > 0) {
+                    Runnable r = p.runq.get(p.got, true);
+                    if (r != null) {
+                        return r;
+                    }
+                }
+                // Don't bother to attempt to steal if p2 is idle.
+                if (!isIdle(p2)) {
+                    boolean running = P.state(p2.status()) != P.IDLE;
+                    Runnable r = p.runq.stealFrom(p2.runq, stealTimersOrRunNextG, running, p.stolenScratch);
+                    if (r != null) {
+                        p.steals++;
+                        p.stolenTasks += p.stolenScratch[0];
+                        return r;
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Go's checkRunqsNoP: after dropping spinning, take an idle P if any P has queued work. */
+    private P checkRunqsNoP() {
+        for (P p2 : allp) {
+            if (!isIdle(p2) && !p2.runq.isEmpty()) {
+                lock.lock();
+                try {
+                    return pidleget();
+                } finally {
+                    lock.unlock();
+                }
+            }
+        }
+        // Timers due on any P also need an M with a P (Go's checkTimersNoP).
+        long now = System.nanoTime();
+        for (P p2 : allp) {
+            long w = p2.timers.when0;
+            if (w != 0 && w - now <= 0) {
+                lock.lock();
+                try {
+                    return pidleget();
+                } finally {
+                    lock.unlock();
+                }
+            }
+        }
+        return null;
+    }
+
+    private long earliestTimer() {
+        long min = 0;
+        for (P p2 : allp) {
+            long w = p2.timers.when0;
+            if (w != 0 && (min == 0 || w - min < 0)) {
+                min = w;
+            }
+        }
+        return min;
+    }
+
+    // =====================================================================================
+    // Timers
+    // =====================================================================================
+
+    void addTimer(RuntimeTimer t, long when) {
+        if (closed) {
+            throw new RejectedExecutionException("gmp4j runtime '" + name + "' is closed: cannot arm a timer");
+        }
+        M m = Carrier.currentM();
+        P p = (m != null && m.sched == this) ? m.p : null;
+        if (p == null) {
+            p = allp[(timerRoundRobin.getAndIncrement() & Integer.MAX_VALUE) % gomaxprocs];
+        }
+        if (p.timers.add(t, when)) {
+            wakeNetPoller(when);
+        }
+    }
+
+    /**
+     * Go's wakeNetPoller: makes sure an M will run timers due at {@code when}: interrupts the
+     * blocked poller if it sleeps past {@code when}, or starts an M if nobody polls.
+     */
+    void wakeNetPoller(long when) {
+        if (lastpoll.get() == 0) {
+            long pu = pollUntil;
+            if (pu == 0 || pu - when > 0) {
+                netpoller.wakeup();
+            }
+        } else {
+            wakep();
+        }
+    }
+
+    // =====================================================================================
+    // Syscalls and preemption
+    // =====================================================================================
+
+    /**
+     * Go's entersyscall: the calling goroutine is about to block outside the scheduler's sight.
+     * Its P moves {@code USER -> SYSCALL}, where sysmon may retake it. Returns a token for
+     * {@link #exitsyscall}, or 0 when the caller holds no P.
+     */
+    public long entersyscall(boolean handoffNow) {
+        M m = Carrier.currentM();
+        if (m == null || m.sched != this || m.curTask == null) {
+            return 0;
+        }
+        P p = m.p;
+        if (p == null) {
+            return 0;
+        }
+        long e = m.epoch;
+        p.incSyscalltick();
+        if (!p.casStatus(P.pack(e, P.USER), P.pack(e, P.SYSCALL))) {
+            long s = p.status();
+            if (P.epoch(s) != e || P.state(s) == P.IDLE) {
+                m.p = null;
+            }
+            return 0;
+        }
+        nsyscall.incrementAndGet();
+        if (handoffNow && p.casStatus(P.pack(e, P.SYSCALL), P.pack(e, P.IDLE))) {
+            // Go's entersyscallblock: the call is known to block long; hand the P off now.
+            handoffp(p);
+        }
+        return e;
+    }
+
+    /**
+     * Go's exitsyscall. Fast path: take the old P back by CAS. Slow path: take an idle P, else
+     * yield the goroutine to the global queue (this M then stops).
+     */
+    public void exitsyscall(long token) {
+        if (token == 0) {
+            return;
+        }
+        nsyscall.decrementAndGet();
+        M m = Carrier.currentM();
+        if (m == null || m.sched != this) {
+            return;
+        }
+        P p = m.p;
+        if (p != null && m.epoch == token && p.casStatus(P.pack(token, P.SYSCALL), P.pack(token, P.USER))) {
+            p.incSyscalltick();
+            return; // fast path
+        }
+        if (p != null && m.epoch != token && p.status() == P.pack(m.epoch, P.USER)) {
+            return; // the goroutine parked inside the syscall and now runs on another M with a P
+        }
+        m.p = null;
+        P pp;
+        lock.lock();
+        try {
+            pp = pidleget();
+        } finally {
+            lock.unlock();
+        }
+        if (pp != null) {
+            acquirep(m, pp);
+            pp.srStatus(P.pack(m.epoch, P.USER));
+            return;
+        }
+        // No P: queue the goroutine globally; the M stops once the yield unmounts it.
+        m.goschedGlobal = true;
+        Thread.yield();
+    }
+
+    /**
+     * A safe point: if the caller's P has a preemption request, or the caller's M lost its P,
+     * yields the goroutine to the global queue. Cheap enough for every channel operation.
+     */
+    public static void safePoint() {
+        M m = Carrier.currentM();
+        if (m == null || m.curTask == null || !Thread.currentThread().isVirtual()) {
+            return;
+        }
+        P p = m.p;
+        if (p == null || p.preempt || p.status() != P.pack(m.epoch, P.USER)) {
+            if (p != null && P.state(p.status()) == P.SYSCALL) {
+                return;
+            }
+            m.goschedGlobal = true;
+            Thread.yield();
+        }
+    }
+
+    /** Go's Gosched: yields the processor; the caller goes to the global queue. */
+    public static void gosched() {
+        M m = Carrier.currentM();
+        if (m != null && m.curTask != null && Thread.currentThread().isVirtual()) {
+            m.goschedGlobal = true;
+        }
+        Thread.yield();
+    }
+
+    // =====================================================================================
+    // Deadlock detection (Go's checkdead)
+    // =====================================================================================
+
+    /** Caller holds lock. True when no M runs and every goroutine is asleep in G.park. */
+    private boolean checkdead() {
+        if (!checkDeadlock || mainWait == null) {
+            return false;
+        }
+        int run = mcount - nmidle;
+        if (run > 0) {
+            return false;
+        }
+        long live = ngoroutines.sum();
+        if (live <= 0 || nwaiting.get() < live) {
+            return false;
+        }
+        if (ntimers.get() > 0 || nsyscall.get() > 0 || platformWaiters.get() > 0) {
+            return false;
+        }
+        if (realNetpoller && netpoller.hasWaiters()) {
+            return false;
+        }
+        if (runq.size() > 0) {
+            return false;
+        }
+        for (P p : allp) {
+            if (!p.runq.isEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Notified when checkdead finds a deadlock while a main goroutine runs. */
+    public interface MainWait {
+        /** All goroutines are asleep. Called on an M; must not block. */
+        void deadlock();
+    }
+
+    /** Registers the waiter of a main goroutine (Go.main); null to clear. */
+    public void setMainWait(MainWait w) {
+        this.mainWait = w;
+    }
+
+    /** A platform thread starts or stops waiting on a gmp4j primitive (it may wake goroutines). */
+    public void platformWait(boolean entering) {
+        if (entering) {
+            platformWaiters.incrementAndGet();
+        } else {
+            platformWaiters.decrementAndGet();
+        }
+    }
+
+    // =====================================================================================
+    // Observability and lifecycle
+    // =====================================================================================
+
+    void reportTaskFailure(String what, Throwable t) {
+        taskFailures.increment();
+        System.err.println("gmp4j: " + what + " failed on runtime '" + name + "':");
+        t.printStackTrace();
+    }
+
+    /** A consistent-enough snapshot of the scheduler state and counters. */
+    public SchedStats stats() {
+        int[] lens = new int[gomaxprocs];
+        long runnextHits = 0, steals = 0, stolen = 0, overflows = 0, fairness = 0, capped = 0;
+        long[] ran = new long[gomaxprocs];
+        for (int i = 0; i < gomaxprocs; i++) {
+            P p = allp[i];
+            lens[i] = p.runq.size();
+            runnextHits += p.runnextHits;
+            steals += p.steals;
+            stolen += p.stolenTasks;
+            overflows += p.overflows;
+            fairness += p.fairnessPicks;
+            capped += p.runnextCapped;
+            ran[i] = p.tasksRun;
+        }
+        int threads, idleThreads, handoffThreads;
+        lock.lock();
+        try {
+            threads = mcount;
+            idleThreads = nmidle;
+            handoffThreads = mHandoffCount;
+        } finally {
+            lock.unlock();
+        }
+        return new SchedStats((System.nanoTime() - startNanos) / 1_000_000, gomaxprocs, npidle,
+                threads + 1 /* sysmon */, nmspinning.get(), idleThreads, handoffThreads, runq.size(), lens, ran,
+                created.sum(), numGoroutine(), steals, stolen, runnextHits, capped, overflows, fairness,
+                handoffs.sum(), preemptRequests.sum(), injections.sum(), mCapReported);
+    }
+
+    /** Go's GODEBUG=schedtrace line. */
+    public String schedtrace() {
+        return stats().schedtrace();
+    }
+
+    /** Go-style goroutine dump of every live goroutine of this runtime. */
+    public String dump() {
+        return GoroutineDump.of(this);
+    }
+
+    /** True once {@link #close} has begun. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** Number of Ps (GOMAXPROCS). */
+    public int gomaxprocs() {
+        return gomaxprocs;
+    }
+
+    /**
+     * Stops the runtime: wakes and joins every M and sysmon. Goroutines still parked are
+     * abandoned (as a Go program's are when main returns); waking one later fails with a
+     * {@link RejectedExecutionException}. Ms busy in a goroutine that never parks are not
+     * waited for beyond {@code timeoutMillis}.
+     *
+     * @return true when every runtime thread ended in time
+     */
+    public boolean close(long timeoutMillis) {
+        List<M> ms;
+        lock.lock();
+        try {
+            if (closed) {
+                ms = new ArrayList<>(allm);
+            } else {
+                closed = true;
+                ms = new ArrayList<>(allm);
+            }
+        } finally {
+            lock.unlock();
+        }
+        sysmon.shutdown();
+        netpoller.wakeup();
+        for (M m : ms) {
+            m.notewakeup();
+        }
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
+        boolean all = true;
+        try {
+            sysmon.join(Math.max(1, timeoutMillis));
+            all &= !sysmon.isAlive();
+            for (M m : ms) {
+                long left = (deadline - System.nanoTime()) / 1_000_000;
+                if (left > 0) {
+                    netpoller.wakeup();
+                    m.join(left);
+                }
+                all &= !m.isAlive();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        return all;
+    }
+
+    @Override
+    public void close() {
+        close(10_000);
+    }
+
+    /** Live runtime threads (Ms and sysmon), for tests that check a clean close. */
+    public List<Thread> threads() {
+        List<Thread> ts = new ArrayList<>();
+        lock.lock();
+        try {
+            ts.addAll(allm);
+        } finally {
+            lock.unlock();
+        }
+        ts.add(sysmon);
+        ts.removeIf(t -> !t.isAlive());
+        return ts;
+    }
+
+    // --- accessors for sysmon
+    int npidle() {
+        return npidle;
+    }
+
+    boolean closed() {
+        return closed;
+    }
+
+    long lastpollTime() {
+        return lastpoll.get();
+    }
+
+    boolean hasRealNetpoller() {
+        return realNetpoller;
+    }
+
+    long earliestTimerWhen() {
+        return earliestTimer();
+    }
+
+    @Override
+    public String toString() {
+        return "gmp4j runtime '" + name + "' (GOMAXPROCS=" + gomaxprocs + ")";
+    }
+}

@@ -1,0 +1,166 @@
+package io.gmp4j.runtime;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Go's sysmon: a platform daemon thread without a P that watches the Ps.
+ *
+ * <p>It sleeps 20 µs, doubling the sleep after 1 ms without anything to do, up to 10 ms. Each
+ * round it {@linkplain #retake retakes} Ps: it sets the preempt flag of a P that has run one
+ * goroutine for 10 ms, hands off a P stuck 10 ms after that request (a pinned or CPU-bound
+ * goroutine: the JDK cannot preempt it), and hands off a P whose goroutine sits in a syscall by
+ * Go's rule. It also polls the network if nobody has for 10 ms, makes sure overdue timers find
+ * an M, and prints the schedtrace line every {@code -Dgmp4j.schedtrace} milliseconds.
+ */
+final class Sysmon extends Thread {
+    static final long MIN_SLEEP_NANOS = 20_000;
+    static final long MAX_SLEEP_NANOS = 10_000_000;
+    /** Go's forcePreemptNS: how long one goroutine may hold a P before a preempt request. */
+    static final long FORCE_PREEMPT_NANOS = 10_000_000;
+    /** How long a P may ignore its preempt request before it is handed off. */
+    static final long HANDOFF_AFTER_PREEMPT_NANOS = 10_000_000;
+    /** Rounds without work before the sleep starts doubling (1 ms at 20 µs). */
+    static final int IDLE_ROUNDS_BEFORE_BACKOFF = 50;
+
+    private final Scheduler sched;
+    private final long schedtraceNanos;
+    private volatile boolean stop;
+
+    Sysmon(Scheduler sched, long schedtraceMillis) {
+        super(null, null, sched.name + "-sysmon", 0, false);
+        this.sched = sched;
+        this.schedtraceNanos = schedtraceMillis * 1_000_000;
+        setDaemon(true);
+    }
+
+    void shutdown() {
+        stop = true;
+        LockSupport.unpark(this);
+    }
+
+    @Override
+    public void run() {
+        long delay = MIN_SLEEP_NANOS;
+        int idle = 0;
+        long lastTrace = System.nanoTime();
+        while (!stop && !sched.closed()) {
+            if (idle == 0) {
+                delay = MIN_SLEEP_NANOS;
+            } else if (idle > IDLE_ROUNDS_BEFORE_BACKOFF) {
+                delay = Math.min(delay * 2, MAX_SLEEP_NANOS);
+            }
+            // With every P idle there is nothing to retake: sleep the longest.
+            if (sched.npidle() == sched.gomaxprocs && sched.nsyscall.get() == 0) {
+                delay = MAX_SLEEP_NANOS;
+            }
+            LockSupport.parkNanos(this, delay);
+            if (stop) {
+                break;
+            }
+            long now = System.nanoTime();
+            boolean worked = retake(now) > 0;
+            worked |= pollIfStale(now);
+            kickOverdueTimers(now);
+            if (worked) {
+                idle = 0;
+            } else {
+                idle++;
+            }
+            if (schedtraceNanos > 0 && now - lastTrace >= schedtraceNanos) {
+                lastTrace = now;
+                System.err.println(sched.schedtrace());
+            }
+        }
+    }
+
+    /** Go's retake. Returns the number of Ps retaken. */
+    int retake(long now) {
+        int n = 0;
+        for (P p : sched.allp) {
+            long s = p.status();
+            int st = P.state(s);
+            if (st != P.USER && st != P.SYSCALL) {
+                p.smPreemptAt = 0;
+                continue;
+            }
+            // Preempt or hand off a P that has been running the same goroutine too long.
+            int t = p.schedtick();
+            if (p.smSchedtick != t) {
+                p.smSchedtick = t;
+                p.smSchedwhen = now;
+                p.smPreemptAt = 0;
+            } else if (st == P.USER && now - p.smSchedwhen >= FORCE_PREEMPT_NANOS) {
+                if (p.smPreemptAt == 0) {
+                    p.preempt = true;
+                    p.smPreemptAt = now;
+                    sched.preemptRequests.increment();
+                } else if (now - p.smPreemptAt >= HANDOFF_AFTER_PREEMPT_NANOS
+                        && workWaiting(p, now)) {
+                    // The goroutine ignored the request: it is pinned (native frame, file I/O)
+                    // or CPU-bound. Its M keeps running it without the P; the P moves on.
+                    if (p.casStatus(s, P.pack(P.epoch(s), P.IDLE))) {
+                        p.m = null;
+                        p.smPreemptAt = 0;
+                        p.smSchedwhen = now;
+                        sched.handoffp(p);
+                        n++;
+                    }
+                }
+            }
+            if (st == P.SYSCALL) {
+                // Retake P from syscall if it's there for more than 1 sysmon tick (at least 20us).
+                int sc = p.syscalltick();
+                if (p.smSyscalltick != sc) {
+                    p.smSyscalltick = sc;
+                    p.smSyscallwhen = now;
+                    continue;
+                }
+                // On the one hand we don't want to retake Ps if there is no other work to do,
+                // but on the other hand we want to retake them eventually because they can
+                // prevent the sysmon thread from deep sleep.
+                if (p.runq.isEmpty() && sched.nmspinning.get() + sched.npidle() > 0
+                        && now - p.smSyscallwhen < FORCE_PREEMPT_NANOS) {
+                    continue;
+                }
+                if (p.casStatus(s, P.pack(P.epoch(s), P.IDLE))) {
+                    p.m = null;
+                    sched.handoffp(p);
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
+    /** Something else could run if the P were free: local or global work, or a due timer. */
+    private boolean workWaiting(P p, long now) {
+        long w = p.timers.when0;
+        return !p.runq.isEmpty() || sched.runq.size() > 0 || (w != 0 && w - now <= 0);
+    }
+
+    /** Go: poll the network if it was not polled for more than 10 ms. */
+    private boolean pollIfStale(long now) {
+        if (!sched.hasRealNetpoller() || !sched.netpoller.hasWaiters()) {
+            return false;
+        }
+        long lp = sched.lastpollTime();
+        if (lp == 0 || now - lp < 10_000_000) {
+            return false;
+        }
+        TaskBatch b = new TaskBatch();
+        sched.netpoller.poll(0, b);
+        if (b.isEmpty()) {
+            return false;
+        }
+        sched.injectglist(b);
+        return true;
+    }
+
+    /** Go's sysmon timer check: an overdue timer and an idle P mean no M is on it; start one. */
+    private void kickOverdueTimers(long now) {
+        long next = sched.earliestTimerWhen();
+        if (next != 0 && now - next > MIN_SLEEP_NANOS * 50 && sched.npidle() > 0) {
+            sched.wakep();
+        }
+    }
+}
