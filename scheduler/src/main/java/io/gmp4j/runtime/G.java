@@ -87,11 +87,13 @@ public final class G {
             return; // ready() came first
         }
         waitReason = reason;
-        waitSince = System.nanoTime();
-        sched.nwaiting.incrementAndGet();
+        // A coarse clock (sysmon's tick) is enough for "[chan receive, 2 minutes]" and costs a
+        // field read instead of a nanoTime call on every park.
+        waitSince = sched.coarseNanos;
+        sched.nwaiting.increment();
         if (!PARK_STATE.compareAndSet(this, RUNNING, WAITING)) {
             // ready() raced in between: it saw RUNNING and left a permit.
-            sched.nwaiting.decrementAndGet();
+            sched.nwaiting.decrement();
             waitReason = null;
             parkState = RUNNING;
             return;
@@ -116,7 +118,7 @@ public final class G {
             if (s == WAITING) {
                 if (PARK_STATE.compareAndSet(this, WAITING, READIED)) {
                     waitReason = null;
-                    sched.nwaiting.decrementAndGet();
+                    sched.nwaiting.decrement();
                     LockSupport.unpark(thread);
                     return;
                 }

@@ -101,8 +101,11 @@ public final class Scheduler implements Executor, AutoCloseable {
     private final AtomicLong goidgen = new AtomicLong();
     private final ConcurrentHashMap<Thread, G> allgs;
     private final LongAdder ngoroutines = new LongAdder();
-    /** Goroutines parked in G.park (Go's "asleep"). */
-    final AtomicInteger nwaiting = new AtomicInteger();
+    /**
+     * Goroutines parked in G.park (Go's "asleep"). Striped: parks and wake-ups on different Ps
+     * must not bounce one cache line; checkdead sums it when no M runs.
+     */
+    final LongAdder nwaiting = new LongAdder();
     /** Pending runtime timers over all Ps. */
     final AtomicInteger ntimers = new AtomicInteger();
     /** Platform threads blocked on a gmp4j primitive (they may still wake goroutines). */
@@ -130,6 +133,8 @@ public final class Scheduler implements Executor, AutoCloseable {
     private final int runqCapacity;
     final boolean checkDeadlock;
     final long startNanos = System.nanoTime();
+    /** System.nanoTime() as of sysmon's last tick (at most 10 ms old): a cheap clock for dumps. */
+    volatile long coarseNanos = startNanos;
     private final AtomicInteger timerRoundRobin = new AtomicInteger();
 
     private volatile boolean closed;
@@ -830,8 +835,9 @@ public final class Scheduler implements Executor, AutoCloseable {
                 return null;
             }
             P p = m.p;
-            long now = System.nanoTime();
+            long now = 0;
             if (p.timers.when0 != 0) {
+                now = System.nanoTime();
                 p.timers.runDue(now); // Go's checkTimers
             }
 
@@ -900,7 +906,7 @@ public final class Scheduler implements Executor, AutoCloseable {
                 if (!m.spinning) {
                     becomeSpinning(m);
                 }
-                r = stealWork(m, p, now);
+                r = stealWork(m, p, now != 0 ? now : System.nanoTime());
                 if (r != null) {
                     return notInherited(m, p, r);
                 }
@@ -1231,7 +1237,7 @@ public final class Scheduler implements Executor, AutoCloseable {
             return false;
         }
         long live = ngoroutines.sum();
-        if (live <= 0 || nwaiting.get() < live) {
+        if (live <= 0 || nwaiting.sum() < live) {
             return false;
         }
         if (ntimers.get() > 0 || nsyscall.get() > 0 || platformWaiters.get() > 0) {

@@ -58,6 +58,7 @@ final class Sysmon extends Thread {
                 break;
             }
             long now = System.nanoTime();
+            sched.coarseNanos = now;
             boolean worked = retake(now) > 0;
             worked |= pollIfStale(now);
             kickOverdueTimers(now);

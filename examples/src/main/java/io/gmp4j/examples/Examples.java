@@ -1,0 +1,41 @@
+package io.gmp4j.examples;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The entry point of {@code ./gmp4j run <example> [args]}: looks the example up by name and
+ * runs it; with no name, lists them.
+ */
+public final class Examples {
+    private record Example(String summary, Consumer<String[]> main) {
+    }
+
+    private static final Map<String, Example> EXAMPLES = new LinkedHashMap<>();
+
+    static {
+        EXAMPLES.put("sched", new Example(
+                "exercises the GMP scheduler (fan-out, ping-pong, a blocking syscall) and prints Go's schedtrace",
+                SchedDemo::main));
+    }
+
+    private Examples() {
+    }
+
+    public static void main(String[] args) {
+        if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help")) {
+            System.out.println("usage: ./gmp4j run <example> [args]\n\nexamples:");
+            EXAMPLES.forEach((name, e) -> System.out.printf("  %-10s %s%n", name, e.summary()));
+            return;
+        }
+        Example e = EXAMPLES.get(args[0]);
+        if (e == null) {
+            System.err.println("unknown example '" + args[0] + "'; known: " + String.join(", ", EXAMPLES.keySet()));
+            System.exit(2);
+        }
+        String[] rest = new String[args.length - 1];
+        System.arraycopy(args, 1, rest, 0, rest.length);
+        e.main().accept(rest);
+    }
+}
