@@ -770,8 +770,7 @@ public final class Scheduler implements Executor, AutoCloseable {
         p.preempt = false;
         p.tasksRun++;
         m.curTask = r;
-        long user = P.pack(m.epoch, P.USER);
-        p.srStatus(user);
+        p.srStatus(P.pack(m.epoch, P.USER));
         try {
             r.run();
         } catch (Throwable t) {
@@ -780,12 +779,18 @@ public final class Scheduler implements Executor, AutoCloseable {
             m.curTask = null;
             m.goschedGlobal = false;
         }
-        // Take the P back from "user" state. Failure means sysmon handed it off (or the task
-        // parked inside Syscall.blocking, leaving it in SYSCALL under our epoch).
-        if (!p.casStatus(user, P.pack(m.epoch, P.RUNNING))) {
-            long s = p.status();
+        // Take the P back from "user" state. Re-read m.p: the task may have lost its P, or
+        // swapped it for another in exitsyscall's slow path (and a stale P's epoch could
+        // collide with ours). Failure means sysmon handed it off, or the task parked inside
+        // Syscall.blocking and left it in SYSCALL under our epoch.
+        P cur = m.p;
+        if (cur == null) {
+            return;
+        }
+        if (!cur.casStatus(P.pack(m.epoch, P.USER), P.pack(m.epoch, P.RUNNING))) {
+            long s = cur.status();
             if (!(P.epoch(s) == m.epoch && P.state(s) == P.SYSCALL
-                    && p.casStatus(s, P.pack(m.epoch, P.RUNNING)))) {
+                    && cur.casStatus(s, P.pack(m.epoch, P.RUNNING)))) {
                 m.p = null;
             }
         }
@@ -1153,8 +1158,11 @@ public final class Scheduler implements Executor, AutoCloseable {
             // Go's entersyscallblock: the call is known to block long; hand the P off now.
             handoffp(p);
         }
-        return e;
+        // The token names the P and the epoch: epochs are per P, so the pair is unique.
+        return e << SYSCALL_TOKEN_PID_BITS | (p.id + 1);
     }
+
+    private static final int SYSCALL_TOKEN_PID_BITS = 20;
 
     /**
      * Go's exitsyscall. Fast path: take the old P back by CAS. Slow path: take an idle P, else
@@ -1169,13 +1177,18 @@ public final class Scheduler implements Executor, AutoCloseable {
         if (m == null || m.sched != this) {
             return;
         }
+        long epoch = token >>> SYSCALL_TOKEN_PID_BITS;
+        int pid = (int) (token & ((1 << SYSCALL_TOKEN_PID_BITS) - 1)) - 1;
         P p = m.p;
-        if (p != null && m.epoch == token && p.casStatus(P.pack(token, P.SYSCALL), P.pack(token, P.USER))) {
+        if (p != null && p.id == pid && m.epoch == epoch
+                && p.casStatus(P.pack(epoch, P.SYSCALL), P.pack(epoch, P.USER))) {
             p.incSyscalltick();
             return; // fast path
         }
-        if (p != null && m.epoch != token && p.status() == P.pack(m.epoch, P.USER)) {
-            return; // the goroutine parked inside the syscall and now runs on another M with a P
+        if (p != null && p.status() == P.pack(m.epoch, P.USER)) {
+            // The goroutine parked inside the call and now runs with a P again (this M took
+            // the P back when it unmounted, or another M runs it).
+            return;
         }
         m.p = null;
         P pp;
