@@ -946,6 +946,25 @@ public final class Scheduler implements Executor, AutoCloseable {
                 if (nmspinning.decrementAndGet() < 0) {
                     throw new InternalError("findRunnable: negative nmspinning");
                 }
+                // Check the global queue again: a submitter that saw us spinning did not wake
+                // anyone (Go issue 43997 explains why every spinning M re-checks).
+                if (runq.size() != 0) {
+                    lock.lock();
+                    try {
+                        P pp = pidleget();
+                        if (pp != null) {
+                            acquirep(m, pp);
+                            becomeSpinning(m);
+                            r = globrunqget(pp, 0);
+                            if (r == null) {
+                                throw new InternalError("findRunnable: global runq empty with non-zero size");
+                            }
+                            return notInherited(m, pp, r);
+                        }
+                    } finally {
+                        lock.unlock();
+                    }
+                }
                 P pp = checkRunqsNoP();
                 if (pp != null) {
                     acquirep(m, pp);
