@@ -1,7 +1,5 @@
 package io.gmp4j.runtime;
 
-import java.util.concurrent.locks.ReentrantLock;
-
 /**
  * Go's {@code sched.runq}: the global run queue, a FIFO under one lock.
  *
@@ -14,7 +12,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Storage is a growable ring of tasks; a batch is appended under one lock acquisition.
  */
 final class GlobalRunQueue {
-    final ReentrantLock lock = new ReentrantLock();
+    /** Go's sched.lock: guards this queue and the scheduler's idle lists. */
+    final SpinLock lock = new SpinLock();
     private Runnable[] items = new Runnable[1024];
     private int head; // index of the oldest task
     // Written under the lock, read without it as a hint (Go reads sched.runqsize racily too).

@@ -10,7 +10,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The goroutine scheduler: a port of Go's {@code runtime/proc.go} onto JDK virtual threads.
@@ -74,7 +73,7 @@ public final class Scheduler implements Executor, AutoCloseable {
     private final int[] coprimes;
 
     /** Go's sched.lock, which here also guards the global run queue. */
-    final ReentrantLock lock;
+    final SpinLock lock;
     final GlobalRunQueue runq = new GlobalRunQueue();
 
     // --- idle Ps: guarded by lock; npidle and idlepMask are also read without it.
@@ -142,6 +141,8 @@ public final class Scheduler implements Executor, AutoCloseable {
     private volatile MainWait mainWait;
 
     private final RunQueue.Overflow overflowToGlobal = this::globrunqputbatch;
+    /** Overflow for callers that already hold {@link #lock} (the lock is not reentrant). */
+    private final RunQueue.Overflow overflowToGlobalLocked = (batch, n) -> runq.putBatch(batch, 0, n);
 
     /** Configuration for a new scheduler; see {@code io.gmp4j.GoRuntime.Builder}. */
     public record Config(String name, int maxProcs, int maxThreads, int maxHandoffThreads, int runqCapacity,
@@ -414,7 +415,9 @@ public final class Scheduler implements Executor, AutoCloseable {
         }
         Runnable r = runq.poll();
         for (n--; n > 0; n--) {
-            runqput(p, runq.poll(), false);
+            if (p.runq.put(runq.poll(), false, overflowToGlobalLocked, p.overflowScratch)) {
+                p.overflows++;
+            }
         }
         return r;
     }

@@ -1,7 +1,5 @@
 package io.gmp4j.runtime;
 
-import java.util.concurrent.locks.ReentrantLock;
-
 /**
  * One P's timer heap: Go's {@code p.timers}. A binary min-heap on the deadline under a lock of
  * its own, so any thread may add to or remove from it; due timers run on whichever M checks the
@@ -10,7 +8,8 @@ import java.util.concurrent.locks.ReentrantLock;
 final class Timers {
     final P p;
     private final Scheduler sched;
-    private final ReentrantLock lock = new ReentrantLock();
+    /** A spin lock: goroutines and Ms both take it (see SpinLock for why not ReentrantLock). */
+    private final SpinLock lock = new SpinLock();
     private RuntimeTimer[] heap = new RuntimeTimer[16];
     private int size;
     /**

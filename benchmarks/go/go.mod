@@ -1,0 +1,3 @@
+module gmp4jbench
+
+go 1.19

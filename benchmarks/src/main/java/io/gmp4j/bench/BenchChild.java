@@ -1,0 +1,262 @@
+package io.gmp4j.bench;
+
+import io.gmp4j.GoRuntime;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.LongSupplier;
+
+/**
+ * One benchmark, one implementation, one GOMAXPROCS, in its own JVM (forked by
+ * {@link BenchMain}): {@code BenchChild <bench> <impl> <procs> <reps>} where reps is
+ * {@code W+M} (W warm-up, M measured repetitions) or just {@code M} (3 warm-up). Prints one
+ * result line per figure on stdout:
+ * <pre>@result bench=skynet impl=gmp4j procs=1 value=123.456 unit=ms samples=120.1,123.4,130.2</pre>
+ * (value = median of the measured samples). Diagnostics go to stderr. Exits 1 on any failure,
+ * including a wrong computed result, and 3 when the watchdog fires
+ * ({@code -Dgmp4j.bench.timeout}, seconds, default 600).
+ */
+public final class BenchChild {
+    static final String RESULT_PREFIX = "@result ";
+
+    /** The gmp4j runtimes of this child, for the watchdog's report. */
+    private static final List<GoRuntime> RUNTIMES = new CopyOnWriteArrayList<>();
+
+    private BenchChild() {
+    }
+
+    public static void main(String[] args) {
+        if (args.length != 4) {
+            System.err.println("usage: BenchChild <bench> <impl> <procs> <warmup+measured>");
+            System.exit(2);
+        }
+        try {
+            String bench = args[0];
+            String impl = args[1];
+            int procs = Integer.parseInt(args[2]);
+            int[] reps = parseReps(args[3]);
+            startWatchdog(String.join(" ", args), Long.getLong("gmp4j.bench.timeout", 600));
+            switch (bench) {
+                case "spawn", "skynet", "fib" -> runMacro(bench, impl, procs, reps[0], reps[1]);
+                case "floor" -> runFloor(impl, procs, reps[0], reps[1]);
+                default -> throw new IllegalArgumentException("unknown benchmark '" + bench + "'");
+            }
+        } catch (Throwable t) {
+            System.err.println("BenchChild " + String.join(" ", args) + " FAILED: " + t);
+            t.printStackTrace();
+            System.err.flush();
+            System.exit(1);
+        }
+        System.exit(0);
+    }
+
+    /** "3+5" -> {3, 5}; "5" -> {3, 5}. */
+    static int[] parseReps(String s) {
+        int plus = s.indexOf('+');
+        int[] r = plus < 0 ? new int[]{3, Integer.parseInt(s)}
+                : new int[]{Integer.parseInt(s.substring(0, plus)), Integer.parseInt(s.substring(plus + 1))};
+        if (r[0] < 0 || r[1] < 1) {
+            throw new IllegalArgumentException("bad reps '" + s + "': need warmup >= 0, measured >= 1");
+        }
+        return r;
+    }
+
+    /** The body of a whole-program benchmark, returning its verified result. */
+    static long body(String bench, Spawner s) {
+        return switch (bench) {
+            case "spawn" -> Bodies.spawn(s, Bodies.SPAWN_N);
+            case "skynet" -> Bodies.skynet(s, Bodies.SKYNET_SIZE, Bodies.SKYNET_DIV);
+            case "fib" -> Bodies.fib(s, Bodies.FIB_N, Bodies.FIB_SPAWN_DEPTH);
+            default -> throw new IllegalArgumentException(bench);
+        };
+    }
+
+    static long expected(String bench) {
+        return switch (bench) {
+            case "spawn" -> Bodies.SPAWN_N;
+            case "skynet" -> Bodies.SKYNET_EXPECTED;
+            case "fib" -> Bodies.FIB_EXPECTED;
+            default -> throw new IllegalArgumentException(bench);
+        };
+    }
+
+    private static void runMacro(String bench, String impl, int procs, int warmup, int measured) {
+        try (BenchContext ctx = BenchContext.of(impl, procs)) {
+            if (ctx instanceof BenchContext.Gmp4j g) {
+                RUNTIMES.add(g.rt());
+            }
+            List<Double> samples = new ArrayList<>();
+            for (int rep = 0; rep < warmup + measured; rep++) {
+                System.gc();
+                long[] out = new long[2];
+                ctx.run(() -> {
+                    long t0 = System.nanoTime();
+                    long r = body(bench, ctx.spawner());
+                    out[0] = System.nanoTime() - t0;
+                    out[1] = r;
+                });
+                Bodies.verify(bench, out[1], expected(bench));
+                if (rep >= warmup) {
+                    samples.add(out[0] / 1e6);
+                }
+            }
+            String st = ctx.stats();
+            if (!st.isEmpty()) {
+                System.err.println("stats after " + (warmup + measured) + " reps: " + st);
+            }
+            printResult(bench, impl, procs, samples, "ms");
+        }
+    }
+
+    private static final int SWITCH_ROUNDS = 1_000_000;
+    private static final int EXECUTE_N = 2_000_000;
+    private static final int EXECUTE_BATCH = 128;
+
+    private static void runFloor(String impl, int procs, int warmup, int measured) {
+        switch (impl) {
+            case "jdk" -> {
+                BenchContext ctx = BenchContext.of("jdk", procs);
+                printResult("floor-switch", impl, procs, perOp(measure(ctx, warmup, measured,
+                        () -> Floor.switchLockSupport(Thread::startVirtualThread, SWITCH_ROUNDS)), 2.0 * SWITCH_ROUNDS),
+                        "ns/op");
+            }
+            case "gmp4j" -> {
+                // Registry on for the switch and execute figures: G.current() needs it.
+                try (GoRuntime on = GoRuntime.builder().maxProcs(procs).goroutineRegistry(true).name("reg-on").build();
+                     GoRuntime off = GoRuntime.builder().maxProcs(procs).goroutineRegistry(false).name("reg-off")
+                             .build()) {
+                    RUNTIMES.add(on);
+                    RUNTIMES.add(off);
+                    BenchContext ctxOn = new BenchContext.Gmp4j(on);
+                    BenchContext ctxOff = new BenchContext.Gmp4j(off);
+                    printResult("floor-switch", impl, procs, perOp(measure(ctxOn, warmup, measured,
+                            () -> Floor.switchGPark(on.scheduler(), SWITCH_ROUNDS)), 2.0 * SWITCH_ROUNDS), "ns/op");
+                    printResult("floor-switch-locksupport", impl, procs, perOp(measure(ctxOn, warmup, measured,
+                            () -> Floor.switchLockSupport(r -> on.scheduler().go(r).thread(), SWITCH_ROUNDS)),
+                            2.0 * SWITCH_ROUNDS), "ns/op");
+                    printResult("floor-execute", impl, procs, perOp(measure(ctxOn, warmup, measured,
+                            () -> Floor.execute(on.scheduler(), EXECUTE_N, EXECUTE_BATCH)), EXECUTE_N), "ns/op");
+                    // Interleave registry on/off reps so drift hits both alike.
+                    List<Double> sOn = new ArrayList<>();
+                    List<Double> sOff = new ArrayList<>();
+                    LongSupplier spawnBody = () -> {
+                        long t0 = System.nanoTime();
+                        Bodies.verify("spawn", Bodies.spawn(Spawner.GMP4J, Bodies.SPAWN_N), Bodies.SPAWN_N);
+                        return System.nanoTime() - t0;
+                    };
+                    for (int rep = 0; rep < warmup + measured; rep++) {
+                        long a = once(ctxOn, spawnBody);
+                        long b = once(ctxOff, spawnBody);
+                        if (rep >= warmup) {
+                            sOn.add(a / (double) Bodies.SPAWN_N);
+                            sOff.add(b / (double) Bodies.SPAWN_N);
+                        }
+                    }
+                    printResult("floor-spawn-registry-on", impl, procs, sOn, "ns/op");
+                    printResult("floor-spawn-registry-off", impl, procs, sOff, "ns/op");
+                    System.err.println("stats reg-on: " + on.stats());
+                    System.err.println("stats reg-off: " + off.stats());
+                }
+            }
+            default -> throw new IllegalArgumentException("unknown impl '" + impl + "' for floor (gmp4j, jdk)");
+        }
+    }
+
+    private static List<Double> perOp(List<Double> nanos, double ops) {
+        return nanos.stream().map(v -> v / ops).toList();
+    }
+
+    /** Runs {@code body} (returning elapsed ns) warmup+measured times; the measured elapsed ns. */
+    private static List<Double> measure(BenchContext ctx, int warmup, int measured, LongSupplier body) {
+        List<Double> samples = new ArrayList<>();
+        for (int rep = 0; rep < warmup + measured; rep++) {
+            long ns = once(ctx, body);
+            if (rep >= warmup) {
+                samples.add((double) ns);
+            }
+        }
+        return samples;
+    }
+
+    private static long once(BenchContext ctx, LongSupplier body) {
+        System.gc();
+        long[] out = new long[1];
+        ctx.run(() -> out[0] = body.getAsLong());
+        return out[0];
+    }
+
+    static double median(List<Double> samples) {
+        double[] a = samples.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        int n = a.length;
+        return n % 2 == 1 ? a[n / 2] : (a[n / 2 - 1] + a[n / 2]) / 2;
+    }
+
+    static void printResult(String bench, String impl, int procs, List<Double> samples, String unit) {
+        StringBuilder sb = new StringBuilder(RESULT_PREFIX);
+        sb.append("bench=").append(bench).append(" impl=").append(impl).append(" procs=").append(procs)
+                .append(" value=").append(fmt(median(samples))).append(" unit=").append(unit).append(" samples=");
+        for (int i = 0; i < samples.size(); i++) {
+            if (i > 0) {
+                sb.append(',');
+            }
+            sb.append(fmt(samples.get(i)));
+        }
+        System.out.println(sb);
+        System.out.flush();
+    }
+
+    static String fmt(double v) {
+        return String.format(Locale.ROOT, "%.3f", v);
+    }
+
+    private static void startWatchdog(String what, long seconds) {
+        if (seconds <= 0) {
+            return;
+        }
+        Thread t = new Thread(() -> {
+            try {
+                Thread.sleep(seconds * 1000);
+            } catch (InterruptedException e) {
+                return;
+            }
+            StringBuilder sb = new StringBuilder("BenchChild " + what + ": TIMED OUT after " + seconds
+                    + " s (-Dgmp4j.bench.timeout); platform thread stacks:\n");
+            for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
+                sb.append('"').append(e.getKey().getName()).append("\" ").append(e.getKey().getState()).append('\n');
+                for (StackTraceElement el : e.getValue()) {
+                    sb.append("    at ").append(el).append('\n');
+                }
+            }
+            System.err.print(sb);
+            System.err.flush();
+            // stats and the dump could block on a broken runtime: halt regardless 30 s later
+            Thread halt = new Thread(() -> {
+                try {
+                    Thread.sleep(30_000);
+                } catch (InterruptedException ignored) {
+                    // halt now
+                }
+                Runtime.getRuntime().halt(3);
+            }, "bench-watchdog-halt");
+            halt.setDaemon(true);
+            halt.start();
+            for (GoRuntime rt : RUNTIMES) {
+                System.err.println("runtime " + rt + ": " + rt.stats());
+                System.err.flush();
+                long live = rt.numGoroutine();
+                String dump = rt.dump();
+                int max = 20_000;
+                System.err.println("goroutine dump of " + rt + " (" + live + " goroutines"
+                        + (dump.length() > max ? ", first " + max + " chars" : "") + "):");
+                System.err.println(dump.substring(0, Math.min(max, dump.length())));
+                System.err.flush();
+            }
+            Runtime.getRuntime().halt(3);
+        }, "bench-watchdog");
+        t.setDaemon(true);
+        t.start();
+    }
+}

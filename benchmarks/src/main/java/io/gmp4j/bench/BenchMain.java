@@ -1,0 +1,694 @@
+package io.gmp4j.bench;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Runs the benchmarks, each implementation and each GOMAXPROCS in a fresh JVM (or Go process),
+ * and reports a table or JSON lines plus ratio lines.
+ *
+ * <pre>
+ * java $FLAGS -Dgmp4j.java=&lt;java&gt; -Dgmp4j.jvmFlags="&lt;flags&gt;" -cp &lt;cp&gt; io.gmp4j.bench.BenchMain \
+ *      [name...] [--procs 1,2] [--impls gmp4j,jdk,go] [--json] [--reps N] [--warmup N] [--quick] [--timeout S]
+ * </pre>
+ *
+ * Benchmarks: {@code spawn}, {@code skynet}, {@code fib} (whole programs, ms) and {@code floor}
+ * (cost floors in ns/op: {@code floor-switch}, {@code floor-switch-locksupport},
+ * {@code floor-execute}, {@code floor-spawn-registry-on}, {@code floor-spawn-registry-off}; at
+ * procs=1 only). Each child JVM gets {@code <gmp4j.jvmFlags> -Xms2g -Xmx2g -XX:+UseParallelGC}
+ * plus the implementation's knob: gmp4j {@code -Dgmp4j.maxprocs=N}; jdk
+ * {@code -Djdk.virtualThreadScheduler.parallelism=N -Djdk.virtualThreadScheduler.maxPoolSize=N};
+ * go runs {@code benchmarks/go/bin/gmp4jbench} (built with {@code go build} when a {@code go}
+ * binary is on PATH, else skipped) with {@code GOMAXPROCS=N}. Extra child JVM flags:
+ * {@code -Dgmp4j.bench.childFlags="..."}. Exit status 1 when any child failed.
+ */
+public final class BenchMain {
+    static final List<String> BENCHES = List.of("spawn", "skynet", "fib", "floor");
+    static final List<String> IMPLS = List.of("gmp4j", "jdk", "go");
+    static final String DEFAULT_JVM_FLAGS =
+            "--add-opens java.base/java.lang=ALL-UNNAMED --enable-native-access=ALL-UNNAMED "
+                    + "--sun-misc-unsafe-memory-access=allow";
+    static final List<String> CHILD_JVM_FLAGS = List.of("-Xms2g", "-Xmx2g", "-XX:+UseParallelGC");
+
+    /** One figure a child reported. */
+    record Result(String bench, String impl, int procs, double value, String unit, String samples) {
+    }
+
+    /** A child that did not produce its figures. */
+    record Failure(String bench, String impl, int procs, String message) {
+    }
+
+    static final class Options {
+        final List<String> benches = new ArrayList<>();
+        final List<String> impls = new ArrayList<>(IMPLS);
+        List<Integer> procs = List.of(1, 2);
+        boolean json;
+        boolean quick;
+        int reps = -1;
+        int warmup = -1;
+        long timeoutSeconds = 600;
+
+        int measured() {
+            return reps > 0 ? reps : quick ? 3 : 5;
+        }
+
+        int warmups() {
+            return warmup >= 0 ? warmup : quick ? 1 : 3;
+        }
+    }
+
+    private final Options opt;
+    private final List<Result> results = new ArrayList<>();
+    private final List<Failure> failures = new ArrayList<>();
+
+    private BenchMain(Options opt) {
+        this.opt = opt;
+    }
+
+    public static void main(String[] args) {
+        Options opt;
+        try {
+            opt = parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("gmp4j bench: " + e.getMessage());
+            System.err.println(usage());
+            System.exit(2);
+            return;
+        }
+        if (opt == null) {
+            System.out.println(usage());
+            return;
+        }
+        System.exit(new BenchMain(opt).runAll());
+    }
+
+    static String usage() {
+        return """
+                usage: BenchMain [name...] [--procs 1,2] [--impls gmp4j,jdk,go] [--json] [--reps N] [--warmup N]
+                                 [--quick] [--timeout SECONDS]
+                  names:    spawn skynet fib floor (default: all)
+                  --procs   GOMAXPROCS / scheduler parallelism values (default 1,2); floor runs at 1 only
+                  --impls   implementations (default gmp4j,jdk,go; go only when a `go` binary is on PATH)
+                  --json    JSON lines instead of a table
+                  --reps    measured repetitions (default 5, --quick 3); value = median
+                  --warmup  warm-up repetitions (default 3, --quick 1)
+                  --timeout per-child watchdog in seconds (default 600)
+                  system properties: -Dgmp4j.java (child java), -Dgmp4j.jvmFlags (child JVM flags),
+                  -Dgmp4j.bench.childFlags (extra child JVM flags, e.g. -Dgmp4j.schedtrace=100)""";
+    }
+
+    static Options parse(String[] args) {
+        Options o = new Options();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--json" -> o.json = true;
+                case "--quick" -> o.quick = true;
+                case "--procs" -> o.procs = parseProcs(value(args, ++i, a));
+                case "--impls" -> {
+                    o.impls.clear();
+                    for (String s : value(args, ++i, a).split(",")) {
+                        if (!IMPLS.contains(s.trim())) {
+                            throw new IllegalArgumentException("unknown impl '" + s + "' (known: " + IMPLS + ")");
+                        }
+                        o.impls.add(s.trim());
+                    }
+                }
+                case "--reps" -> o.reps = positive(value(args, ++i, a), a, 1);
+                case "--warmup" -> o.warmup = positive(value(args, ++i, a), a, 0);
+                case "--timeout" -> o.timeoutSeconds = positive(value(args, ++i, a), a, 1);
+                case "-h", "--help", "help" -> {
+                    return null;
+                }
+                default -> {
+                    if (a.startsWith("--procs=")) {
+                        o.procs = parseProcs(a.substring("--procs=".length()));
+                    } else if (a.startsWith("-")) {
+                        throw new IllegalArgumentException("unknown option '" + a + "'");
+                    } else if (!BENCHES.contains(a)) {
+                        throw new IllegalArgumentException("unknown benchmark '" + a + "' (known: " + BENCHES + ")");
+                    } else if (!o.benches.contains(a)) {
+                        o.benches.add(a);
+                    }
+                }
+            }
+        }
+        if (o.benches.isEmpty()) {
+            o.benches.addAll(BENCHES);
+        }
+        return o;
+    }
+
+    private static String value(String[] args, int i, String opt) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(opt + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static int positive(String s, String opt, int min) {
+        try {
+            int n = Integer.parseInt(s.trim());
+            if (n >= min) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // fall through
+        }
+        throw new IllegalArgumentException(opt + " needs an integer >= " + min + ", got '" + s + "'");
+    }
+
+    static List<Integer> parseProcs(String s) {
+        Set<Integer> out = new LinkedHashSet<>();
+        for (String p : s.split(",")) {
+            out.add(positive(p, "--procs", 1));
+        }
+        return List.copyOf(out);
+    }
+
+    // =====================================================================================
+    // Running
+    // =====================================================================================
+
+    private int runAll() {
+        String java = System.getProperty("gmp4j.java", defaultJava());
+        List<String> jvmFlags = split(System.getProperty("gmp4j.jvmFlags", DEFAULT_JVM_FLAGS));
+        List<String> childFlags = split(System.getProperty("gmp4j.bench.childFlags", ""));
+        String cp = System.getProperty("java.class.path");
+        String reps = opt.warmups() + "+" + opt.measured();
+
+        Path goBinary = null;
+        boolean wantGo = opt.impls.contains("go") && opt.benches.stream().anyMatch(b -> !b.equals("floor"));
+        if (wantGo) {
+            goBinary = buildGo();
+        }
+
+        for (String bench : opt.benches) {
+            List<Integer> procsList = opt.procs;
+            if (bench.equals("floor")) {
+                if (!opt.procs.contains(1)) {
+                    note("floor measures cost floors at procs=1 only; running it at procs=1");
+                }
+                procsList = List.of(1);
+            }
+            for (int procs : procsList) {
+                for (String impl : opt.impls) {
+                    if (impl.equals("go")) {
+                        if (bench.equals("floor") || goBinary == null) {
+                            continue;
+                        }
+                        List<String> cmd = List.of(goBinary.toString(), bench, reps);
+                        runChild(bench, impl, procs, cmd, Map.of("GOMAXPROCS", Integer.toString(procs)));
+                        continue;
+                    }
+                    List<String> cmd = new ArrayList<>();
+                    cmd.add(java);
+                    cmd.addAll(jvmFlags);
+                    cmd.addAll(CHILD_JVM_FLAGS);
+                    if (impl.equals("gmp4j")) {
+                        cmd.add("-Dgmp4j.maxprocs=" + procs);
+                    } else {
+                        cmd.add("-Djdk.virtualThreadScheduler.parallelism=" + procs);
+                        cmd.add("-Djdk.virtualThreadScheduler.maxPoolSize=" + procs);
+                    }
+                    cmd.addAll(childFlags);
+                    cmd.add("-Dgmp4j.bench.timeout=" + opt.timeoutSeconds);
+                    cmd.addAll(List.of("-cp", cp, BenchChild.class.getName(), bench, impl,
+                            Integer.toString(procs), reps));
+                    runChild(bench, impl, procs, cmd, Map.of());
+                }
+            }
+        }
+        report();
+        return failures.isEmpty() ? 0 : 1;
+    }
+
+    private void runChild(String bench, String impl, int procs, List<String> cmd, Map<String, String> env) {
+        String label = "[" + bench + " " + impl + " p" + procs + "] ";
+        System.err.println("gmp4j bench: running " + bench + " impl=" + impl + " procs=" + procs + " ...");
+        Deque<String> tail = new ArrayDeque<>();
+        List<Result> got = new ArrayList<>();
+        List<String> parseErrors = new ArrayList<>();
+        Process p;
+        try {
+            ProcessBuilder pb = new ProcessBuilder(cmd);
+            pb.environment().putAll(env);
+            p = pb.start();
+        } catch (IOException e) {
+            fail(bench, impl, procs, "cannot start the child: " + e.getMessage(), cmd, tail);
+            return;
+        }
+        try {
+            p.getOutputStream().close(); // children read no input
+        } catch (IOException ignored) {
+            // nothing to close
+        }
+        Thread errReader = pump(p.getErrorStream(), line -> {
+            System.err.println(label + line);
+            keep(tail, line);
+        });
+        Thread outReader = pump(p.getInputStream(), line -> {
+            if (line.startsWith(BenchChild.RESULT_PREFIX)) {
+                try {
+                    got.add(parseResult(line));
+                } catch (IllegalArgumentException e) {
+                    parseErrors.add(e.getMessage());
+                }
+            } else {
+                System.err.println(label + "(stdout) " + line);
+                keep(tail, line);
+            }
+        });
+        boolean finished;
+        try {
+            finished = p.waitFor(opt.timeoutSeconds + 60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            p.destroyForcibly();
+            fail(bench, impl, procs, "interrupted", cmd, tail);
+            return;
+        }
+        if (!finished) {
+            p.destroyForcibly();
+        }
+        try {
+            errReader.join(10_000);
+            outReader.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (!finished) {
+            fail(bench, impl, procs, "did not finish within " + (opt.timeoutSeconds + 60) + " s; killed", cmd, tail);
+            return;
+        }
+        int rc = p.exitValue();
+        if (rc != 0) {
+            String why = rc == 3 ? " (its watchdog fired: timed out)" : "";
+            fail(bench, impl, procs, "child exited with status " + rc + why, cmd, tail);
+            return;
+        }
+        if (!parseErrors.isEmpty()) {
+            fail(bench, impl, procs, "unparsable result line(s): " + parseErrors, cmd, tail);
+            return;
+        }
+        if (got.isEmpty()) {
+            fail(bench, impl, procs, "child exited 0 but printed no result line", cmd, tail);
+            return;
+        }
+        for (Result r : got) {
+            if (!r.impl().equals(impl) || r.procs() != procs) {
+                note("child for " + impl + " procs=" + procs + " reported impl=" + r.impl() + " procs=" + r.procs());
+            }
+            results.add(r);
+            System.err.println("gmp4j bench:   " + r.bench() + " " + r.impl() + " procs=" + r.procs() + ": "
+                    + BenchChild.fmt(r.value()) + " " + r.unit() + " (samples " + r.samples() + ")");
+            if (opt.json) {
+                System.out.println("{\"bench\":\"" + r.bench() + "\",\"impl\":\"" + r.impl() + "\",\"procs\":"
+                        + r.procs() + ",\"value\":" + BenchChild.fmt(r.value()) + ",\"unit\":\"" + r.unit() + "\"}");
+                System.out.flush();
+            }
+        }
+    }
+
+    private void fail(String bench, String impl, int procs, String message, List<String> cmd, Deque<String> tail) {
+        failures.add(new Failure(bench, impl, procs, message));
+        StringBuilder sb = new StringBuilder();
+        sb.append("gmp4j bench: FAILED ").append(bench).append(" impl=").append(impl).append(" procs=").append(procs)
+                .append(": ").append(message).append('\n');
+        sb.append("  command: ").append(String.join(" ", cmd)).append('\n');
+        synchronized (tail) {
+            if (tail.isEmpty()) {
+                sb.append("  (no output)\n");
+            } else {
+                sb.append("  last output lines:\n");
+                for (String l : tail) {
+                    sb.append("    ").append(l).append('\n');
+                }
+            }
+        }
+        System.err.print(sb);
+        if (opt.json) {
+            System.out.println("{\"bench\":\"" + bench + "\",\"impl\":\"" + impl + "\",\"procs\":" + procs
+                    + ",\"error\":\"" + jsonEscape(message) + "\"}");
+            System.out.flush();
+        }
+    }
+
+    private static void keep(Deque<String> tail, String line) {
+        synchronized (tail) {
+            tail.addLast(line);
+            while (tail.size() > 60) {
+                tail.removeFirst();
+            }
+        }
+    }
+
+    private static Thread pump(InputStream in, Consumer<String> sink) {
+        Thread t = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    sink.accept(line);
+                }
+            } catch (IOException e) {
+                sink.accept("(reading child output failed: " + e + ")");
+            }
+        }, "bench-pump");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    /** Parses {@code @result bench=.. impl=.. procs=.. value=.. unit=.. samples=..}. */
+    static Result parseResult(String line) {
+        Map<String, String> kv = new LinkedHashMap<>();
+        for (String tok : line.substring(BenchChild.RESULT_PREFIX.length()).trim().split("\\s+")) {
+            int eq = tok.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("bad token '" + tok + "' in: " + line);
+            }
+            kv.put(tok.substring(0, eq), tok.substring(eq + 1));
+        }
+        for (String k : List.of("bench", "impl", "procs", "value", "unit")) {
+            if (!kv.containsKey(k)) {
+                throw new IllegalArgumentException("missing " + k + " in: " + line);
+            }
+        }
+        try {
+            return new Result(kv.get("bench"), kv.get("impl"), Integer.parseInt(kv.get("procs")),
+                    Double.parseDouble(kv.get("value")), kv.get("unit"), kv.getOrDefault("samples", ""));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("bad number in: " + line);
+        }
+    }
+
+    // =====================================================================================
+    // Go
+    // =====================================================================================
+
+    /** Builds benchmarks/go into benchmarks/go/bin/gmp4jbench; null (with a note) when impossible. */
+    private Path buildGo() {
+        Path go = findOnPath("go");
+        if (go == null) {
+            note("no `go` binary on PATH: skipping the go implementation (install Go 1.19+ to compare with Go)");
+            return null;
+        }
+        Path dir = goDir();
+        if (dir == null) {
+            note("cannot find benchmarks/go (set -Dgmp4j.bench.goDir): skipping the go implementation");
+            return null;
+        }
+        Path bin = dir.resolve("bin").resolve("gmp4jbench");
+        List<String> cmd = List.of(go.toString(), "build", "-o", bin.toString(), ".");
+        System.err.println("gmp4j bench: building the Go benchmark: (cd " + dir + " && " + String.join(" ", cmd) + ")");
+        try {
+            Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+            p.getOutputStream().close();
+            Deque<String> out = new ArrayDeque<>();
+            Thread t = pump(p.getInputStream(), l -> keep(out, l));
+            if (!p.waitFor(300, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                note("`go build` did not finish in 300 s: skipping the go implementation");
+                return null;
+            }
+            t.join(5_000);
+            if (p.exitValue() != 0) {
+                failures.add(new Failure("build", "go", 0, "go build failed with status " + p.exitValue()));
+                System.err.println("gmp4j bench: FAILED `go build` (status " + p.exitValue() + "), skipping go:");
+                synchronized (out) {
+                    out.forEach(l -> System.err.println("    " + l));
+                }
+                return null;
+            }
+        } catch (IOException e) {
+            note("cannot run `go build`: " + e.getMessage() + ": skipping the go implementation");
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+        return bin;
+    }
+
+    private static Path findOnPath(String name) {
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return null;
+        }
+        for (String d : path.split(File.pathSeparator)) {
+            if (d.isEmpty()) {
+                continue;
+            }
+            Path p = Path.of(d, name);
+            if (Files.isRegularFile(p) && Files.isExecutable(p)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /** benchmarks/go: -Dgmp4j.bench.goDir, else next to target/classes, else from the working dir. */
+    private static Path goDir() {
+        List<Path> candidates = new ArrayList<>();
+        String prop = System.getProperty("gmp4j.bench.goDir");
+        if (prop != null) {
+            candidates.add(Path.of(prop));
+        }
+        try {
+            Path classes = Path.of(BenchMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            // benchmarks/target/classes or benchmarks/target/<jar>: both have target as parent
+            Path target = classes.getParent();
+            if (target != null && target.getParent() != null) {
+                candidates.add(target.getParent().resolve("go"));
+            }
+        } catch (URISyntaxException | RuntimeException ignored) {
+            // fall back to the working directory
+        }
+        candidates.add(Path.of("benchmarks", "go"));
+        candidates.add(Path.of("go"));
+        for (Path c : candidates) {
+            if (Files.isRegularFile(c.resolve("go.mod"))) {
+                return c.toAbsolutePath().normalize();
+            }
+        }
+        return null;
+    }
+
+    // =====================================================================================
+    // Reporting
+    // =====================================================================================
+
+    private void report() {
+        if (!opt.json) {
+            printTable();
+        }
+        printRatios();
+        if (!failures.isEmpty()) {
+            System.err.println("gmp4j bench: " + failures.size() + " run(s) FAILED:");
+            for (Failure f : failures) {
+                System.err.println("  " + f.bench() + " impl=" + f.impl() + " procs=" + f.procs() + ": " + f.message());
+            }
+        }
+    }
+
+    private List<String> implsPresent() {
+        List<String> out = new ArrayList<>();
+        for (String i : IMPLS) {
+            if (results.stream().anyMatch(r -> r.impl().equals(i))) {
+                out.add(i);
+            }
+        }
+        return out;
+    }
+
+    /** (bench, procs) keys in the order results came. */
+    private List<Map.Entry<String, Integer>> rowKeys() {
+        List<Map.Entry<String, Integer>> keys = new ArrayList<>();
+        for (Result r : results) {
+            Map.Entry<String, Integer> k = Map.entry(r.bench(), r.procs());
+            if (!keys.contains(k)) {
+                keys.add(k);
+            }
+        }
+        return keys;
+    }
+
+    private Result find(String bench, String impl, int procs) {
+        for (Result r : results) {
+            if (r.bench().equals(bench) && r.impl().equals(impl) && r.procs() == procs) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    private boolean failed(String bench, String impl, int procs) {
+        return failures.stream().anyMatch(f -> f.bench().equals(bench) && f.impl().equals(impl) && f.procs() == procs);
+    }
+
+    private void printTable() {
+        List<String> impls = implsPresent();
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "%-26s %5s", "bench", "procs"));
+        for (String i : impls) {
+            sb.append(String.format(Locale.ROOT, " %12s", i));
+        }
+        sb.append("  unit\n");
+        for (Map.Entry<String, Integer> k : rowKeys()) {
+            sb.append(String.format(Locale.ROOT, "%-26s %5d", k.getKey(), k.getValue()));
+            String unit = "";
+            for (String i : impls) {
+                Result r = find(k.getKey(), i, k.getValue());
+                String cell = r != null ? BenchChild.fmt(r.value())
+                        : failed(k.getKey(), i, k.getValue()) ? "FAILED" : "-";
+                if (r != null) {
+                    unit = r.unit();
+                }
+                sb.append(String.format(Locale.ROOT, " %12s", cell));
+            }
+            sb.append("  ").append(unit).append('\n');
+        }
+        for (Failure f : failures) {
+            if (rowKeys().stream().noneMatch(k -> k.getKey().equals(f.bench()) && k.getValue() == f.procs())) {
+                sb.append(String.format(Locale.ROOT, "%-26s %5d  %s FAILED%n", f.bench(), f.procs(), f.impl()));
+            }
+        }
+        System.out.print(sb);
+        System.out.println();
+    }
+
+    private void printRatios() {
+        // other/gmp4j for each bench and procs: > 1 means gmp4j is faster (lower ms or ns/op).
+        for (Map.Entry<String, Integer> k : rowKeys()) {
+            String bench = k.getKey();
+            int procs = k.getValue();
+            Result g = find(bench, "gmp4j", procs);
+            if (g == null) {
+                continue;
+            }
+            for (String other : List.of("jdk", "go")) {
+                Result o = find(bench, other, procs);
+                if (bench.equals("floor-switch-locksupport") && other.equals("jdk")) {
+                    o = find("floor-switch", "jdk", procs); // the jdk figure is the same LockSupport ping-pong
+                }
+                if (o != null) {
+                    ratio(bench, procs, other + "/gmp4j", o.value() / g.value(), other);
+                }
+            }
+        }
+        // registry cost
+        for (Map.Entry<String, Integer> k : rowKeys()) {
+            if (!k.getKey().equals("floor-spawn-registry-on")) {
+                continue;
+            }
+            Result on = find("floor-spawn-registry-on", "gmp4j", k.getValue());
+            Result off = find("floor-spawn-registry-off", "gmp4j", k.getValue());
+            if (on != null && off != null) {
+                double v = on.value() / off.value();
+                if (opt.json) {
+                    System.out.println("{\"bench\":\"floor-spawn-registry\",\"procs\":" + k.getValue()
+                            + ",\"ratio\":\"on/off\",\"value\":" + BenchChild.fmt(v) + "}");
+                } else {
+                    System.out.printf(Locale.ROOT, "floor-spawn procs=%d: goroutine registry on/off = %.2fx "
+                            + "(%+.1f ns per goroutine)%n", k.getValue(), v, on.value() - off.value());
+                }
+            }
+        }
+        // scaling: each impl's own procs=1 / procs=P
+        for (String bench : opt.benches) {
+            if (bench.equals("floor")) {
+                continue;
+            }
+            for (String impl : IMPLS) {
+                Result one = find(bench, impl, 1);
+                if (one == null) {
+                    continue;
+                }
+                for (int procs : opt.procs) {
+                    Result r = find(bench, impl, procs);
+                    if (procs == 1 || r == null) {
+                        continue;
+                    }
+                    double v = one.value() / r.value();
+                    if (opt.json) {
+                        System.out.println("{\"bench\":\"" + bench + "\",\"impl\":\"" + impl + "\",\"ratio\":\"procs1/procs"
+                                + procs + "\",\"value\":" + BenchChild.fmt(v) + "}");
+                    } else {
+                        System.out.printf(Locale.ROOT, "%s %s: speed-up from procs 1 to %d = %.2fx%n",
+                                bench, impl, procs, v);
+                    }
+                }
+            }
+        }
+        System.out.flush();
+    }
+
+    private void ratio(String bench, int procs, String name, double v, String other) {
+        if (opt.json) {
+            System.out.println("{\"bench\":\"" + bench + "\",\"procs\":" + procs + ",\"ratio\":\"" + name
+                    + "\",\"value\":" + BenchChild.fmt(v) + "}");
+        } else if (v >= 1) {
+            System.out.printf(Locale.ROOT, "%s procs=%d: gmp4j is %.2fx faster than %s%n", bench, procs, v, other);
+        } else {
+            System.out.printf(Locale.ROOT, "%s procs=%d: gmp4j is %.2fx slower than %s%n", bench, procs, 1 / v, other);
+        }
+    }
+
+    // =====================================================================================
+    // Helpers
+    // =====================================================================================
+
+    private static void note(String msg) {
+        System.err.println("gmp4j bench: note: " + msg);
+    }
+
+    private static String defaultJava() {
+        return ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    }
+
+    static List<String> split(String flags) {
+        String t = flags.trim();
+        return t.isEmpty() ? List.of() : Arrays.asList(t.split("\\s+"));
+    }
+
+    static String jsonEscape(String s) {
+        StringBuilder sb = new StringBuilder(s.length());
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        return sb.toString();
+    }
+}

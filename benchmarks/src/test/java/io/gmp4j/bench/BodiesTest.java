@@ -1,0 +1,83 @@
+package io.gmp4j.bench;
+
+import io.gmp4j.GoRuntime;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Each benchmark body once, at a small size, for both implementations: results, not timings. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class BodiesTest {
+
+    private static long[] runIn(BenchContext ctx, java.util.function.ToLongFunction<Spawner> body) {
+        long[] out = new long[1];
+        ctx.run(() -> out[0] = body.applyAsLong(ctx.spawner()));
+        return out;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"gmp4j", "jdk"})
+    void bodiesComputeTheRightResults(String impl) {
+        for (int procs : new int[]{1, 2}) {
+            try (BenchContext ctx = BenchContext.of(impl, procs)) {
+                assertEquals(10_000, runIn(ctx, s -> Bodies.spawn(s, 10_000))[0], impl + " spawn");
+                assertEquals(Bodies.skynetExpected(10_000), runIn(ctx, s -> Bodies.skynet(s, 10_000, 10))[0],
+                        impl + " skynet");
+                assertEquals(49_995_000L, Bodies.skynetExpected(10_000));
+                assertEquals(6_765L, runIn(ctx, s -> Bodies.fib(s, 20, 5))[0], impl + " fib");
+            }
+        }
+    }
+
+    @Test
+    void fullSizeExpectedValuesAreConsistent() {
+        assertEquals(Bodies.SKYNET_EXPECTED, Bodies.skynetExpected(Bodies.SKYNET_SIZE));
+        assertEquals(Bodies.FIB_EXPECTED, Bodies.fibSeq(Bodies.FIB_N));
+        assertThrows(AssertionError.class, () -> Bodies.verify("skynet", 1, 2));
+    }
+
+    @Test
+    void floorLoopsTerminate() {
+        try (GoRuntime rt = GoRuntime.builder().maxProcs(1).name("floor-test").build()) {
+            long[] ns = new long[3];
+            rt.main(() -> {
+                ns[0] = Floor.switchGPark(rt.scheduler(), 1_000);
+                ns[1] = Floor.switchLockSupport(r -> rt.scheduler().go(r).thread(), 1_000);
+                ns[2] = Floor.execute(rt.scheduler(), 10_000, 128);
+            });
+            for (long n : ns) {
+                assertTrue(n > 0);
+            }
+        }
+        long[] ns = new long[1];
+        new BenchContext.Jdk().run(() -> ns[0] = Floor.switchLockSupport(Thread::startVirtualThread, 1_000));
+        assertTrue(ns[0] > 0);
+        try (GoRuntime off = GoRuntime.builder().maxProcs(1).goroutineRegistry(false).name("reg-off").build()) {
+            off.main(() -> assertEquals(5_000, Bodies.spawn(Spawner.GMP4J, 5_000)));
+        }
+    }
+
+    @Test
+    void resultLinesRoundTrip() {
+        BenchMain.Result r = BenchMain.parseResult(
+                "@result bench=skynet impl=go procs=2 value=123.456 unit=ms samples=120.000,123.456,130.000");
+        assertEquals("skynet", r.bench());
+        assertEquals("go", r.impl());
+        assertEquals(2, r.procs());
+        assertEquals(123.456, r.value(), 1e-9);
+        assertEquals(123.456, BenchChild.median(List.of(130.0, 120.0, 123.456)), 1e-9);
+        assertEquals(2.5, BenchChild.median(List.of(1.0, 2.0, 3.0, 4.0)), 1e-9);
+        assertNotNull(BenchMain.parse(new String[]{"fib", "--procs", "1,2", "--quick", "--json"}));
+        assertThrows(IllegalArgumentException.class, () -> BenchMain.parse(new String[]{"nosuch"}));
+        assertThrows(IllegalArgumentException.class, () -> BenchMain.parseResult("@result bench=x"));
+    }
+}

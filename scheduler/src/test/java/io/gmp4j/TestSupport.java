@@ -1,0 +1,65 @@
+package io.gmp4j;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/** Shared helpers for the scheduler tests. */
+public final class TestSupport {
+    /** The safety-net timeout for every wait: a test that needs it has already failed. */
+    public static final long TIMEOUT_S = 60;
+
+    private TestSupport() {
+    }
+
+    /** True when long stress tests must run briefly ({@code -Dgmp4j.stress=short}, as on CI). */
+    public static boolean shortMode() {
+        return "short".equals(System.getProperty("gmp4j.stress", "full"));
+    }
+
+    /** {@code full} in full mode, {@code brief} with {@code -Dgmp4j.stress=short}. */
+    public static int stress(int full, int brief) {
+        return shortMode() ? brief : full;
+    }
+
+    /** Awaits {@code latch} for at most {@link #TIMEOUT_S}; fails with {@code why} otherwise. */
+    public static void await(CountDownLatch latch, Supplier<String> why) {
+        try {
+            assertTrue(latch.await(TIMEOUT_S, TimeUnit.SECONDS),
+                    () -> "timed out after " + TIMEOUT_S + " s: " + why.get());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            fail("interrupted", e);
+        }
+    }
+
+    /**
+     * Waits (spinning politely, no sleeps) until {@code condition} holds; fails after
+     * {@link #TIMEOUT_S}. For observing a state change that has no latch, like a thread
+     * reaching WAITING.
+     */
+    public static void awaitCondition(BooleanSupplier condition, Supplier<String> why) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                fail("timed out after " + TIMEOUT_S + " s: " + why.get());
+            }
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+    }
+
+    /** Busy CPU work for about {@code nanos}, with no safe point in it. */
+    public static long burn(long nanos) {
+        long end = System.nanoTime() + nanos;
+        long x = 0;
+        while (System.nanoTime() - end < 0) {
+            x += x * 31 + 7;
+        }
+        return x;
+    }
+}
