@@ -13,7 +13,7 @@ import java.util.concurrent.locks.LockSupport;
  * {@link #ready} are Go's {@code gopark}/{@code goready}: the primitive that channels, timers
  * and sync build on, and the only waits that {@code checkdead} counts as "asleep".
  */
-public final class G {
+public final class G implements Thread.UncaughtExceptionHandler {
     private static final VarHandle PARK_STATE;
 
     static {
@@ -42,6 +42,9 @@ public final class G {
     volatile long waitSince;
     /** True while inside {@code Syscall.blocking}. Written by the goroutine itself. */
     volatile boolean inSyscall;
+    /** Links in the registry stripe; guarded by the stripe's lock. */
+    G regPrev;
+    G regNext;
 
     G(long goid, long parentGoid, Scheduler sched) {
         this.goid = goid;
@@ -65,12 +68,27 @@ public final class G {
      * thread or a virtual thread that no gmp4j runtime started.
      */
     public static G current() {
-        Thread t = Thread.currentThread();
-        if (!t.isVirtual()) {
-            return null;
+        // The goroutine's thread carries its G as its uncaught-exception handler (set by
+        // Scheduler.go): one field read, no map lookup, on every park path that needs it.
+        return Thread.currentThread().getUncaughtExceptionHandler() instanceof G g ? g : null;
+    }
+
+    /**
+     * A goroutine that ends with an exception: printed as Go prints a panic (the exception, then
+     * the goroutine's id and stack). Unlike Go, the program goes on.
+     */
+    @Override
+    public void uncaughtException(Thread t, Throwable e) {
+        sched.taskFailures.increment();
+        StringBuilder sb = new StringBuilder("panic: ").append(e).append("\n\ngoroutine ").append(goid)
+                .append(" [running]:\n");
+        for (StackTraceElement el : e.getStackTrace()) {
+            sb.append('\t').append(el).append('\n');
         }
-        M m = Carrier.currentM();
-        return m == null ? null : m.sched.lookup(t);
+        for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
+            sb.append("caused by: ").append(c).append('\n');
+        }
+        System.err.print(sb);
     }
 
     /**

@@ -2,7 +2,6 @@ package io.gmp4j.runtime;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
@@ -98,7 +97,9 @@ public final class Scheduler implements Executor, AutoCloseable {
 
     // --- goroutines
     private final AtomicLong goidgen = new AtomicLong();
-    private final ConcurrentHashMap<Thread, G> allgs;
+    /** Live goroutines for the dump; null when the registry is off. */
+    private final GoroutineRegistry allgs;
+    /** Live goroutines when the registry is off (with it, the registry counts). */
     private final LongAdder ngoroutines = new LongAdder();
     /**
      * Goroutines parked in G.park (Go's "asleep"). Striped: parks and wake-ups on different Ps
@@ -121,7 +122,6 @@ public final class Scheduler implements Executor, AutoCloseable {
     private volatile long pollUntil;
 
     // --- counters
-    final LongAdder created = new LongAdder();
     final LongAdder handoffs = new LongAdder();
     final LongAdder preemptRequests = new LongAdder();
     final LongAdder injections = new LongAdder();
@@ -165,7 +165,7 @@ public final class Scheduler implements Executor, AutoCloseable {
         this.runqCapacity = c.runqCapacity();
         this.checkDeadlock = c.checkDeadlock();
         this.lock = runq.lock;
-        this.allgs = c.goroutineRegistry() ? new ConcurrentHashMap<>() : null;
+        this.allgs = c.goroutineRegistry() ? new GoroutineRegistry() : null;
         this.realNetpoller = c.netpoller() != null;
         this.netpoller = c.netpoller() != null ? c.netpoller() : new TimerSleeper();
         this.allp = new P[gomaxprocs];
@@ -229,21 +229,16 @@ public final class Scheduler implements Executor, AutoCloseable {
         if (closed) {
             throw new RejectedExecutionException("gmp4j runtime '" + name + "' is closed: cannot start a goroutine");
         }
-        long parent = 0;
-        if (allgs != null && Thread.currentThread().isVirtual()) {
-            G pg = allgs.get(Thread.currentThread());
-            if (pg != null) {
-                parent = pg.goid;
-            }
-        }
-        G g = new G(goidgen.incrementAndGet(), parent, this);
+        G pg = G.current();
+        G g = new G(goidgen.incrementAndGet(), pg != null ? pg.goid : 0, this);
         Thread t = vtFactory.newThread(() -> goexit(g, f));
         g.thread = t;
+        t.setUncaughtExceptionHandler(g); // how G.current() finds g: see there
         if (allgs != null) {
-            allgs.put(t, g);
+            allgs.add(g);
+        } else {
+            ngoroutines.increment();
         }
-        ngoroutines.increment();
-        created.increment();
         try {
             t.start();
         } catch (RuntimeException e) {
@@ -265,24 +260,20 @@ public final class Scheduler implements Executor, AutoCloseable {
 
     private void forget(G g) {
         if (allgs != null) {
-            allgs.remove(g.thread);
+            allgs.remove(g);
+        } else {
+            ngoroutines.decrement();
         }
-        ngoroutines.decrement();
-    }
-
-    /** The G of a goroutine thread of this runtime, or null. Needs the goroutine registry. */
-    G lookup(Thread t) {
-        return allgs == null ? null : allgs.get(t);
     }
 
     /** Go's runtime.NumGoroutine: live goroutines of this runtime. */
     public long numGoroutine() {
-        return ngoroutines.sum();
+        return allgs != null ? allgs.count() : ngoroutines.sum();
     }
 
     /** Live goroutines, for the dump; empty when the registry is off. */
     List<G> allGoroutines() {
-        return allgs == null ? List.of() : new ArrayList<>(allgs.values());
+        return allgs == null ? new ArrayList<>() : allgs.snapshot();
     }
 
     /** Creates a runtime timer whose callback runs on this runtime's Ms. */
@@ -770,7 +761,9 @@ public final class Scheduler implements Executor, AutoCloseable {
         if (!m.inheritTime) {
             p.incSchedtick();
         }
-        p.preempt = false;
+        if (p.preempt) {
+            p.preempt = false; // a new task starts a new time slice
+        }
         p.tasksRun++;
         m.curTask = r;
         p.srStatus(P.pack(m.epoch, P.USER));
@@ -954,7 +947,8 @@ public final class Scheduler implements Executor, AutoCloseable {
                 if (runq.size() != 0) {
                     lock.lock();
                     try {
-                        P pp = pidleget();
+                        // re-check under the lock: another M may have emptied it meanwhile
+                        P pp = runq.size() != 0 ? pidleget() : null;
                         if (pp != null) {
                             acquirep(m, pp);
                             becomeSpinning(m);
@@ -1271,7 +1265,7 @@ public final class Scheduler implements Executor, AutoCloseable {
         if (run > 0) {
             return false;
         }
-        long live = ngoroutines.sum();
+        long live = numGoroutine();
         if (live <= 0 || nwaiting.sum() < live) {
             return false;
         }
@@ -1349,7 +1343,7 @@ public final class Scheduler implements Executor, AutoCloseable {
         }
         return new SchedStats((System.nanoTime() - startNanos) / 1_000_000, gomaxprocs, npidle,
                 threads + 1 /* sysmon */, nmspinning.get(), idleThreads, handoffThreads, runq.size(), lens, ran,
-                created.sum(), numGoroutine(), steals, stolen, runnextHits, capped, overflows, fairness,
+                goidgen.get(), numGoroutine(), steals, stolen, runnextHits, capped, overflows, fairness,
                 handoffs.sum(), preemptRequests.sum(), injections.sum(), mCapReported);
     }
 

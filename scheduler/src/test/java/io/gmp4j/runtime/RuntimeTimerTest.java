@@ -149,19 +149,25 @@ class RuntimeTimerTest {
                     all.countDown();
                 });
             }
-            // Half armed from this platform thread (spread over the Ps), half from goroutines
-            // (into the heap of the P they run on).
-            CountDownLatch armed = new CountDownLatch(1);
+            // Half armed from a goroutine (into the heap of the P it runs on), half from a
+            // platform thread (spread over the Ps) at the same time. Not from this thread: if
+            // the runtime deadlocks, it would block past the latch's safety net.
+            CountDownLatch armed = new CountDownLatch(2);
             rt.go(() -> {
                 for (int i = 0; i < n; i += 2) {
                     timers[i].reset(deadlines[i]);
                 }
                 armed.countDown();
             });
-            for (int i = 1; i < n; i += 2) {
-                timers[i].reset(deadlines[i]);
-            }
-            TestSupport.await(armed, () -> "the arming goroutine did not finish: " + rt.stats() + "\n" + rt.dump());
+            Thread platform = new Thread(() -> {
+                for (int i = 1; i < n; i += 2) {
+                    timers[i].reset(deadlines[i]);
+                }
+                armed.countDown();
+            }, "timer-many-platform-armer");
+            platform.setDaemon(true);
+            platform.start();
+            TestSupport.await(armed, () -> "arming did not finish: " + rt.stats() + "\n" + rt.dump());
             TestSupport.await(all, () -> all.getCount() + " timers did not fire: " + rt.stats());
             passTime(rt, last + ms(20));
             assertEquals(0, early.get(), "timers fired before their deadline");
@@ -179,15 +185,18 @@ class RuntimeTimerTest {
      */
     @Test
     void goroutinesArmAndStopTimersWhileTheyFire() {
-        int goroutines = 4;
-        int perGoroutine = TestSupport.stress(50_000, 10_000);
+        // One goroutine leaves an M idle: it spins, steals and runs other Ps' timers, so every
+        // heap lock is wanted by a goroutine, an M in the scheduler and platform threads at once.
+        int goroutines = 1;
+        int platformThreads = 2;
+        int perGoroutine = TestSupport.stress(100_000, 20_000);
         try (GoRuntime rt = GoRuntime.builder().maxProcs(2).name("timer-contended").build()) {
             AtomicLong fires = new AtomicLong();
             AtomicLong arms = new AtomicLong();
             AtomicLong consumed = new AtomicLong(); // by stop() == true or reset() == true
-            CountDownLatch done = new CountDownLatch(goroutines + 1);
+            CountDownLatch done = new CountDownLatch(goroutines + platformThreads);
             java.util.List<RuntimeTimer> all = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-            for (int g = 0; g <= goroutines; g++) {
+            for (int g = 0; g < goroutines + platformThreads; g++) {
                 int seed = g;
                 Runnable armer = () -> {
                     SplittableRandom rnd = new SplittableRandom(seed);
@@ -214,10 +223,14 @@ class RuntimeTimerTest {
                 if (g < goroutines) {
                     rt.go(armer);
                 } else {
-                    armer.run(); // and this platform thread does the same meanwhile
+                    // ... and platform threads do the same meanwhile (not this one: if the
+                    // runtime deadlocks it would block forever, past the latch's safety net)
+                    Thread t = new Thread(armer, "timer-contended-platform-armer-" + g);
+                    t.setDaemon(true);
+                    t.start();
                 }
             }
-            TestSupport.await(done, () -> done.getCount() + " arming goroutines stuck: " + rt.stats() + "\n" + rt.dump());
+            TestSupport.await(done, () -> done.getCount() + " armers (goroutines or the platform thread) stuck: " + rt.stats() + "\n" + rt.dump());
             TestSupport.awaitCondition(() -> fires.get() + consumed.get() >= arms.get(),
                     () -> "arms " + arms + " fired " + fires + " stopped " + consumed + ": " + rt.stats());
             passTime(rt, System.nanoTime() + ms(20)); // room for a duplicate firing to show
