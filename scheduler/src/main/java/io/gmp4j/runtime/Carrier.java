@@ -3,6 +3,7 @@ package io.gmp4j.runtime;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.invoke.VarHandle;
 import java.lang.reflect.Constructor;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
@@ -18,12 +19,15 @@ final class Carrier {
     static final String FLAG = "--add-opens java.base/java.lang=ALL-UNNAMED";
 
     private static final MethodHandle CURRENT_CARRIER;
+    /** Thread.uncaughtExceptionHandler: where a goroutine's thread carries its G (see G.current). */
+    private static final VarHandle THREAD_UEH;
     private static final Constructor<?> VT_BUILDER;
     private static final Throwable FAILURE;
 
     static {
         MethodHandle mh = null;
         Constructor<?> ctor = null;
+        VarHandle ueh = null;
         Throwable failure = null;
         try {
             MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(Thread.class, MethodHandles.lookup());
@@ -31,11 +35,13 @@ final class Carrier {
             Class<?> builder = Class.forName("java.lang.ThreadBuilders$VirtualThreadBuilder");
             ctor = builder.getDeclaredConstructor(Executor.class);
             ctor.setAccessible(true);
+            ueh = lookup.findVarHandle(Thread.class, "uncaughtExceptionHandler", Thread.UncaughtExceptionHandler.class);
         } catch (Throwable t) {
             failure = t;
         }
         CURRENT_CARRIER = mh;
         VT_BUILDER = ctor;
+        THREAD_UEH = ueh;
         FAILURE = failure;
     }
 
@@ -60,6 +66,19 @@ final class Carrier {
             check();
             throw new InternalError(t);
         }
+    }
+
+    /**
+     * The G riding on {@code t} as its uncaught-exception handler, or null. A plain field read:
+     * {@code Thread.getUncaughtExceptionHandler()} would also check the thread state.
+     */
+    static G gOf(Thread t) {
+        return THREAD_UEH.get(t) instanceof G g ? g : null;
+    }
+
+    /** Binds {@code g} to its not yet started thread; start() publishes it to the thread. */
+    static void bindG(Thread t, G g) {
+        THREAD_UEH.set(t, g);
     }
 
     /** The M carrying the caller, or null when the caller runs on a thread that is not an M. */

@@ -8,7 +8,7 @@ import java.util.concurrent.locks.LockSupport;
  * A goroutine: Go's {@code g}, here the record that goes with one virtual thread.
  *
  * <p>The virtual thread carries the stack and the continuation; the G carries what the
- * scheduler and the goroutine dump need: the goroutine id, who created it, and, while it is
+ * scheduler and the goroutine dump need: the goroutine id and, while it is
  * parked in a gmp4j wait ({@link #park}), the wait reason and since when. {@link #park} and
  * {@link #ready} are Go's {@code gopark}/{@code goready}: the primitive that channels, timers
  * and sync build on, and the only waits that {@code checkdead} counts as "asleep".
@@ -31,9 +31,7 @@ public final class G implements Thread.UncaughtExceptionHandler {
     private static final int WAITING = 2;
 
     final long goid;
-    final long parentGoid;
     final Scheduler sched;
-    final long createdNanos;
     Thread thread;
     private volatile int parkState;
     /** Go's waitreason; non-null while parked in {@link #park}. */
@@ -42,15 +40,12 @@ public final class G implements Thread.UncaughtExceptionHandler {
     volatile long waitSince;
     /** True while inside {@code Syscall.blocking}. Written by the goroutine itself. */
     volatile boolean inSyscall;
-    /** Links in the registry stripe; guarded by the stripe's lock. */
-    G regPrev;
-    G regNext;
+    /** This goroutine's slot in its registry stripe; guarded by the stripe's lock. */
+    int regSlot;
 
-    G(long goid, long parentGoid, Scheduler sched) {
+    G(long goid, Scheduler sched) {
         this.goid = goid;
-        this.parentGoid = parentGoid;
         this.sched = sched;
-        this.createdNanos = System.nanoTime();
     }
 
     /** Goroutine id, unique per runtime, starting at 1 as in Go. */
@@ -70,7 +65,7 @@ public final class G implements Thread.UncaughtExceptionHandler {
     public static G current() {
         // The goroutine's thread carries its G as its uncaught-exception handler (set by
         // Scheduler.go): one field read, no map lookup, on every park path that needs it.
-        return Thread.currentThread().getUncaughtExceptionHandler() instanceof G g ? g : null;
+        return Carrier.gOf(Thread.currentThread());
     }
 
     /**

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * Go's goroutine dump: one block per goroutine,
- * {@code goroutine 17 [chan receive, 2 minutes]:} followed by its stack and its creator.
+ * {@code goroutine 17 [chan receive, 2 minutes]:} followed by its stack.
  */
 final class GoroutineDump {
     private GoroutineDump() {
@@ -30,9 +30,6 @@ final class GoroutineDump {
             sb.append("]:\n");
             for (StackTraceElement e : stack) {
                 sb.append('\t').append(e).append('\n');
-            }
-            if (g.parentGoid != 0) {
-                sb.append("created by goroutine ").append(g.parentGoid).append('\n');
             }
             sb.append('\n');
         }

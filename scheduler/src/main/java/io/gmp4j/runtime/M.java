@@ -32,6 +32,11 @@ final class M extends Thread {
     boolean inheritTime;
     /** Per-M random state for steal order (xorshift). */
     int rand;
+    /** Go's m.goidcache/goidcacheend: ids reserved in batches, to spare a shared atomic per go(). */
+    long goidcache;
+    long goidcacheEnd;
+    /** Goroutines started by code running on this M; summed for stats. */
+    long spawned;
     /** Netpoll results, reused. */
     final TaskBatch pollBatch = new TaskBatch();
 

@@ -97,6 +97,10 @@ public final class Scheduler implements Executor, AutoCloseable {
 
     // --- goroutines
     private final AtomicLong goidgen = new AtomicLong();
+    /** Go's _GoidCacheBatch. */
+    private static final int GOID_CACHE_BATCH = 16;
+    /** Goroutines started from threads that are not Ms (the rest are counted per M). */
+    private final LongAdder spawnedExternally = new LongAdder();
     /** Live goroutines for the dump; null when the registry is off. */
     private final GoroutineRegistry allgs;
     /** Live goroutines when the registry is off (with it, the registry counts). */
@@ -229,11 +233,26 @@ public final class Scheduler implements Executor, AutoCloseable {
         if (closed) {
             throw new RejectedExecutionException("gmp4j runtime '" + name + "' is closed: cannot start a goroutine");
         }
-        G pg = G.current();
-        G g = new G(goidgen.incrementAndGet(), pg != null ? pg.goid : 0, this);
+        M m = Carrier.currentM();
+        long goid;
+        if (m != null && m.sched == this) {
+            // Go's goidcache: a batch of ids per M, so go() touches no shared counter. Only the
+            // goroutine running on this M reaches here, and it cannot move between the reads.
+            if (m.goidcache == m.goidcacheEnd) {
+                m.goidcache = goidgen.getAndAdd(GOID_CACHE_BATCH) + 1;
+                m.goidcacheEnd = m.goidcache + GOID_CACHE_BATCH;
+            }
+            goid = m.goidcache++;
+            m.spawned++;
+        } else {
+            goid = goidgen.incrementAndGet();
+            spawnedExternally.increment();
+        }
+        // No parent id: reading the parent's G is a cache miss per spawn in wide trees.
+        G g = new G(goid, this);
         Thread t = vtFactory.newThread(() -> goexit(g, f));
         g.thread = t;
-        t.setUncaughtExceptionHandler(g); // how G.current() finds g: see there
+        Carrier.bindG(t, g); // the thread's uncaught-exception handler is its G: see G.current()
         if (allgs != null) {
             allgs.add(g);
         } else {
@@ -1333,17 +1352,21 @@ public final class Scheduler implements Executor, AutoCloseable {
             ran[i] = p.tasksRun;
         }
         int threads, idleThreads, handoffThreads;
+        long created = spawnedExternally.sum();
         lock.lock();
         try {
             threads = mcount;
             idleThreads = nmidle;
             handoffThreads = mHandoffCount;
+            for (M m : allm) {
+                created += m.spawned; // racy read of another M's counter: a snapshot
+            }
         } finally {
             lock.unlock();
         }
         return new SchedStats((System.nanoTime() - startNanos) / 1_000_000, gomaxprocs, npidle,
                 threads + 1 /* sysmon */, nmspinning.get(), idleThreads, handoffThreads, runq.size(), lens, ran,
-                goidgen.get(), numGoroutine(), steals, stolen, runnextHits, capped, overflows, fairness,
+                created, numGoroutine(), steals, stolen, runnextHits, capped, overflows, fairness,
                 handoffs.sum(), preemptRequests.sum(), injections.sum(), mCapReported);
     }
 

@@ -240,4 +240,59 @@ class RuntimeTimerTest {
             assertEquals(arms.get(), fires.get() + consumed.get(), "every arm fires or is stopped, once");
         }
     }
+
+    /**
+     * Round after round, a goroutine and a platform thread arm thousands of timers while idle
+     * Ms wake to run (and steal) the due ones: each timer heap's lock is wanted at once by a
+     * goroutine (which unmounts while it waits), by Ms in the scheduler loop and by the platform
+     * thread. Every timer must fire exactly once and the arming goroutine must finish.
+     */
+    @Test
+    void timersArmedFromAGoroutineAndAPlatformThreadWhileIdleMsRunThem() {
+        int rounds = TestSupport.stress(20, 5);
+        int n = 10_000;
+        for (int round = 0; round < rounds; round++) {
+            // A fresh runtime each round: its Ms start while the timers are being armed.
+            try (GoRuntime rt = GoRuntime.builder().maxProcs(2).name("timer-rounds-" + round).build()) {
+                AtomicIntegerArray fires = new AtomicIntegerArray(n);
+                CountDownLatch all = new CountDownLatch(n);
+                SplittableRandom rnd = new SplittableRandom(round);
+                long base = System.nanoTime();
+                long[] deadlines = new long[n];
+                RuntimeTimer[] timers = new RuntimeTimer[n];
+                long last = base;
+                for (int i = 0; i < n; i++) {
+                    int k = i;
+                    deadlines[i] = base + rnd.nextLong(ms(200));
+                    last = Math.max(last, deadlines[i]);
+                    timers[i] = rt.scheduler().newTimer(() -> {
+                        fires.incrementAndGet(k);
+                        all.countDown();
+                    });
+                }
+                CountDownLatch armed = new CountDownLatch(2);
+                rt.go(() -> {
+                    for (int i = 0; i < n; i += 2) {
+                        timers[i].reset(deadlines[i]);
+                    }
+                    armed.countDown();
+                });
+                Thread platform = new Thread(() -> {
+                    for (int i = 1; i < n; i += 2) {
+                        timers[i].reset(deadlines[i]);
+                    }
+                    armed.countDown();
+                }, "timer-rounds-platform-armer-" + round);
+                platform.setDaemon(true);
+                platform.start();
+                int r = round;
+                TestSupport.await(armed, () -> "round " + r + ": arming did not finish: " + rt.stats() + "\n" + rt.dump());
+                TestSupport.await(all, () -> "round " + r + ": " + all.getCount() + " timers did not fire: " + rt.stats());
+                passTime(rt, last + ms(5));
+                for (int i = 0; i < n; i++) {
+                    assertEquals(1, fires.get(i), "round " + round + " timer " + i);
+                }
+            }
+        }
+    }
 }
