@@ -2,6 +2,7 @@ package io.gmp4j;
 
 import io.gmp4j.runtime.G;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
@@ -10,6 +11,7 @@ import java.util.concurrent.locks.LockSupport;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** close() stops every runtime thread; a closed runtime rejects work with a message naming it. */
+@ExtendWith(NoUncaughtExceptions.class)
 class CloseTest {
     @Test
     void closeStopsAllThreadsAndWakingAnAbandonedGoroutineIsRejected() {

@@ -1,10 +1,12 @@
 package io.gmp4j;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.junit.jupiter.api.Assertions.*;
 
 /** GOMAXPROCS precedence: builder > -Dgmp4j.maxprocs > env GOMAXPROCS > availableProcessors. */
+@ExtendWith(NoUncaughtExceptions.class)
 class ConfigTest {
     private static final String PROP = "gmp4j.maxprocs";
 

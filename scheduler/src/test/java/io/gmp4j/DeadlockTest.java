@@ -3,6 +3,7 @@ package io.gmp4j;
 import io.gmp4j.runtime.G;
 import io.gmp4j.runtime.RuntimeTimer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -11,6 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** GoRuntime.main reports Go's "all goroutines are asleep - deadlock!" and only then. */
+@ExtendWith(NoUncaughtExceptions.class)
 class DeadlockTest {
     /** Runs rt.main(main) on a platform thread; returns what it threw (null if it returned). */
     private static Throwable runMain(GoRuntime rt, Runnable main) throws InterruptedException {

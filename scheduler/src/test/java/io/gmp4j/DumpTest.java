@@ -2,6 +2,7 @@ package io.gmp4j;
 
 import io.gmp4j.runtime.G;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
@@ -10,6 +11,7 @@ import java.util.regex.Pattern;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** Go-style goroutine dump and schedtrace line. */
+@ExtendWith(NoUncaughtExceptions.class)
 class DumpTest {
     private static final Pattern SCHEDTRACE = Pattern.compile(
             "SCHED \\d+ms: gomaxprocs=2 idleprocs=\\d+ threads=\\d+ spinningthreads=\\d+ idlethreads=\\d+ "

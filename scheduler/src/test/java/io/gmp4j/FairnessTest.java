@@ -4,6 +4,7 @@ import io.gmp4j.runtime.G;
 import io.gmp4j.runtime.SchedStats;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -21,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * by the fairness check. A sysmon preemption or handoff (after an OS stall of 10 ms on a busy
  * machine) would open another path, so such a run is repeated.
  */
+@ExtendWith(NoUncaughtExceptions.class)
 class FairnessTest {
     private static final int WARMUP = 10_000;
     private static final int ATTEMPTS = 5;

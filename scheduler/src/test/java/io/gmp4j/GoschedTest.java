@@ -1,6 +1,7 @@
 package io.gmp4j;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -9,6 +10,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** Go.gosched() yields the P: the caller goes to the global queue and another goroutine runs. */
+@ExtendWith(NoUncaughtExceptions.class)
 class GoschedTest {
     @Test
     void twoGoroutinesYieldingInALoopInterleave() {

@@ -2,6 +2,7 @@ package io.gmp4j;
 
 import io.gmp4j.runtime.SchedStats;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -13,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * With one P, a goroutine that keeps its M (CPU-bound, never reaching a safe point) can only
  * let others run if sysmon hands its P to another M (Go's retake/handoffp).
  */
+@ExtendWith(NoUncaughtExceptions.class)
 class HandoffTest {
     private static final int WORKERS = 100;
 

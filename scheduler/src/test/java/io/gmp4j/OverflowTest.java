@@ -2,6 +2,7 @@ package io.gmp4j;
 
 import io.gmp4j.runtime.SchedStats;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -9,6 +10,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** A full local run queue moves half of itself to the global queue (Go's runqputslow). */
+@ExtendWith(NoUncaughtExceptions.class)
 class OverflowTest {
     @Test
     void spawningTenThousandWithoutYieldingOverflowsToTheGlobalQueue() {

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * compensation). Reading a named pipe with one P, the writer can only run if sysmon hands the P
  * off: from a goroutine stuck in user code (plain read), or from a syscall (Syscall.blocking).
  */
+@ExtendWith(NoUncaughtExceptions.class)
 class PinnedBlockingHandoffTest {
     private static final int WORKERS = 100;
 

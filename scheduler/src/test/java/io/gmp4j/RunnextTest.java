@@ -4,6 +4,7 @@ import io.gmp4j.runtime.G;
 import io.gmp4j.runtime.SchedStats;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -14,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** A goroutine woken by a goroutine runs next on the waker's P (Go's runnext). */
+@ExtendWith(NoUncaughtExceptions.class)
 class RunnextTest {
     @Test
     void pingPongBetweenTwoGoroutinesRunsThroughRunnext() {

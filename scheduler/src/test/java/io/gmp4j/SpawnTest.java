@@ -1,6 +1,7 @@
 package io.gmp4j;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -10,6 +11,7 @@ import java.util.concurrent.atomic.LongAdder;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** Spawning and joining many goroutines: every one runs exactly once. */
+@ExtendWith(NoUncaughtExceptions.class)
 class SpawnTest {
     @Test
     void millionGoroutinesSpawnedFromAGoroutineRunExactlyOnce() {

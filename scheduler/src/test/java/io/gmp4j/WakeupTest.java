@@ -1,6 +1,7 @@
 package io.gmp4j;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -15,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * wakep / "delicate dance" in findRunnable: a spinning M that gives up drops nmspinning and
  * then re-checks the global queue and every P).
  */
+@ExtendWith(NoUncaughtExceptions.class)
 class WakeupTest {
     /**
      * A platform thread submits one goroutine at a time and waits for it, so every submission

@@ -2,6 +2,7 @@ package io.gmp4j;
 
 import io.gmp4j.runtime.SchedStats;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -10,6 +11,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** An idle P steals half of a busy P's local run queue (Go's runqsteal). */
+@ExtendWith(NoUncaughtExceptions.class)
 class WorkStealingTest {
     @Test
     void idlePStealsWorkSpawnedByOneGoroutine() {

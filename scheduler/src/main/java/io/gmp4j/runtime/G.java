@@ -35,9 +35,9 @@ public final class G implements Thread.UncaughtExceptionHandler {
     Thread thread;
     private volatile int parkState;
     /** Go's waitreason; non-null while parked in {@link #park}. */
-    volatile String waitReason;
+    String waitReason;
     /** System.nanoTime() when the current wait began. */
-    volatile long waitSince;
+    long waitSince;
     /** True while inside {@code Syscall.blocking}. Written by the goroutine itself. */
     volatile boolean inSyscall;
     /** This goroutine's slot in its registry stripe; guarded by the stripe's lock. */
@@ -96,25 +96,27 @@ public final class G implements Thread.UncaughtExceptionHandler {
         if (Thread.currentThread() != thread) {
             throw new IllegalStateException("G.park: goroutine " + goid + " can only park itself");
         }
-        if (PARK_STATE.compareAndSet(this, READIED, RUNNING)) {
-            return; // ready() came first
-        }
+        // Plain stores: only the dump reads these, racily. A coarse clock (sysmon's tick) is
+        // enough for "[chan receive, 2 minutes]" and spares a nanoTime call per park.
         waitReason = reason;
-        // A coarse clock (sysmon's tick) is enough for "[chan receive, 2 minutes]" and costs a
-        // field read instead of a nanoTime call on every park.
         waitSince = sched.coarseNanos;
-        sched.nwaiting.increment();
-        if (!PARK_STATE.compareAndSet(this, RUNNING, WAITING)) {
-            // ready() raced in between: it saw RUNNING and left a permit.
-            sched.nwaiting.decrement();
-            waitReason = null;
-            parkState = RUNNING;
-            return;
+        // The one atomic step of a park: publish WAITING, or find the permit ready() left.
+        int s = (int) PARK_STATE.compareAndExchange(this, RUNNING, WAITING);
+        if (s == RUNNING) {
+            while (parkState == WAITING) {
+                LockSupport.park(this);
+            }
         }
-        while (parkState == WAITING) {
-            LockSupport.park(this);
-        }
-        parkState = RUNNING;
+        // Consume the readiness. A release store suffices: ready() is idempotent while READIED,
+        // and the next ready() meant for the next park is ordered after this store by whatever
+        // lock published this goroutine as a waiter again.
+        waitReason = null;
+        PARK_STATE.setRelease(this, RUNNING);
+    }
+
+    /** True while parked in {@link #park} and not yet readied (checkdead's "asleep"). */
+    boolean isWaiting() {
+        return parkState == WAITING;
     }
 
     /**
@@ -128,14 +130,10 @@ public final class G implements Thread.UncaughtExceptionHandler {
             if (s == READIED) {
                 return;
             }
-            if (s == WAITING) {
-                if (PARK_STATE.compareAndSet(this, WAITING, READIED)) {
-                    waitReason = null;
-                    sched.nwaiting.decrement();
+            if (PARK_STATE.compareAndSet(this, s, READIED)) {
+                if (s == WAITING) {
                     LockSupport.unpark(thread);
-                    return;
                 }
-            } else if (PARK_STATE.compareAndSet(this, RUNNING, READIED)) {
                 return;
             }
         }

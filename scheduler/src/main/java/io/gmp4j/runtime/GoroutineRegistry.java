@@ -82,6 +82,25 @@ final class GoroutineRegistry {
         return n;
     }
 
+    /** Goroutines parked in G.park. Exact only while nothing runs (checkdead's situation). */
+    long countWaiting() {
+        long n = 0;
+        for (Stripe s : stripes) {
+            s.lock.lock();
+            try {
+                for (int i = 0; i < s.used; i++) {
+                    G g = s.slots[i];
+                    if (g != null && g.isWaiting()) {
+                        n++;
+                    }
+                }
+            } finally {
+                s.lock.unlock();
+            }
+        }
+        return n;
+    }
+
     List<G> snapshot() {
         List<G> all = new ArrayList<>();
         for (Stripe s : stripes) {

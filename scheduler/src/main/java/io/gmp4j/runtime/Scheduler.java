@@ -105,11 +105,6 @@ public final class Scheduler implements Executor, AutoCloseable {
     private final GoroutineRegistry allgs;
     /** Live goroutines when the registry is off (with it, the registry counts). */
     private final LongAdder ngoroutines = new LongAdder();
-    /**
-     * Goroutines parked in G.park (Go's "asleep"). Striped: parks and wake-ups on different Ps
-     * must not bounce one cache line; checkdead sums it when no M runs.
-     */
-    final LongAdder nwaiting = new LongAdder();
     /** Pending runtime timers over all Ps. */
     final AtomicInteger ntimers = new AtomicInteger();
     /** Platform threads blocked on a gmp4j primitive (they may still wake goroutines). */
@@ -1284,11 +1279,11 @@ public final class Scheduler implements Executor, AutoCloseable {
         if (run > 0) {
             return false;
         }
-        long live = numGoroutine();
-        if (live <= 0 || nwaiting.sum() < live) {
-            return false;
+        if (allgs == null) {
+            return false; // without the registry there is no list of goroutines to check
         }
-        if (ntimers.get() > 0 || nsyscall.get() > 0 || platformWaiters.get() > 0) {
+        long live = numGoroutine();
+        if (live <= 0 || ntimers.get() > 0 || nsyscall.get() > 0 || platformWaiters.get() > 0) {
             return false;
         }
         if (realNetpoller && netpoller.hasWaiters()) {
@@ -1302,7 +1297,9 @@ public final class Scheduler implements Executor, AutoCloseable {
                 return false;
             }
         }
-        return true;
+        // Like Go, walk every goroutine: each must be asleep in G.park. (Only reached when no M
+        // runs: an M blocked in the network poller or on a timer counts as running.)
+        return allgs.countWaiting() >= live;
     }
 
     /** Notified when checkdead finds a deadlock while a main goroutine runs. */

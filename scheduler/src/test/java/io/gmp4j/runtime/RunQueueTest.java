@@ -1,7 +1,9 @@
 package io.gmp4j.runtime;
 
+import io.gmp4j.NoUncaughtExceptions;
 import io.gmp4j.TestSupport;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -24,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * RunSchedLocalQueueEmptyTest), overflow to the global queue, and a concurrent owner/thieves
  * stress in which every task must be seen exactly once.
  */
+@ExtendWith(NoUncaughtExceptions.class)
 class RunQueueTest {
     /** A task with an identity; never run, only moved. */
     record Item(int id) implements Runnable {

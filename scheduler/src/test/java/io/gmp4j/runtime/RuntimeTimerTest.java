@@ -1,8 +1,10 @@
 package io.gmp4j.runtime;
 
 import io.gmp4j.GoRuntime;
+import io.gmp4j.NoUncaughtExceptions;
 import io.gmp4j.TestSupport;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
@@ -14,6 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** Runtime timers (Go's runtime.timer): fire once, never early; stop and reset. */
+@ExtendWith(NoUncaughtExceptions.class)
 class RuntimeTimerTest {
     private static long ms(long n) {
         return TimeUnit.MILLISECONDS.toNanos(n);
