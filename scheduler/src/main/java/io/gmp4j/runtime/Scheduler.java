@@ -477,13 +477,7 @@ public final class Scheduler implements Executor, AutoCloseable {
 
     private void startIdle(int n) {
         for (; n > 0 && npidle != 0; n--) {
-            P pp;
-            lock.lock();
-            try {
-                pp = pidleget();
-            } finally {
-                lock.unlock();
-            }
+            P pp = pidlegetLocked();
             if (pp == null) {
                 break;
             }
@@ -517,6 +511,16 @@ public final class Scheduler implements Executor, AutoCloseable {
         return p;
     }
 
+    /** pidleget taking the lock itself. */
+    private P pidlegetLocked() {
+        lock.lock();
+        try {
+            return pidleget();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private boolean isIdle(P p) {
         return (idlepMask.get(p.id >>> 6) & (1L << (p.id & 63))) != 0;
     }
@@ -536,13 +540,7 @@ public final class Scheduler implements Executor, AutoCloseable {
         if (nmspinning.get() != 0 || !nmspinning.compareAndSet(0, 1)) {
             return;
         }
-        P p;
-        lock.lock();
-        try {
-            p = pidleget();
-        } finally {
-            lock.unlock();
-        }
+        P p = pidlegetLocked();
         if (p == null) {
             if (nmspinning.decrementAndGet() < 0) {
                 throw new InternalError("wakep: negative nmspinning");
@@ -808,13 +806,7 @@ public final class Scheduler implements Executor, AutoCloseable {
 
     /** After losing its P: take an idle one, or sleep until startm hands us one. */
     private boolean reacquireAfterLoss(M m) {
-        P pp;
-        lock.lock();
-        try {
-            pp = pidleget();
-        } finally {
-            lock.unlock();
-        }
+        P pp = pidlegetLocked();
         if (pp != null) {
             acquirep(m, pp);
             return true;
@@ -1003,13 +995,7 @@ public final class Scheduler implements Executor, AutoCloseable {
                 netpoller.poll(delay, b);
                 pollUntil = 0;
                 lastpoll.set(System.nanoTime());
-                P pp;
-                lock.lock();
-                try {
-                    pp = pidleget();
-                } finally {
-                    lock.unlock();
-                }
+                P pp = pidlegetLocked();
                 if (pp == null) {
                     injectglist(b);
                 } else {
@@ -1088,12 +1074,7 @@ public final class Scheduler implements Executor, AutoCloseable {
     private P checkRunqsNoP() {
         for (P p2 : allp) {
             if (!isIdle(p2) && !p2.runq.isEmpty()) {
-                lock.lock();
-                try {
-                    return pidleget();
-                } finally {
-                    lock.unlock();
-                }
+                return pidlegetLocked();
             }
         }
         // Timers due on any P also need an M with a P (Go's checkTimersNoP).
@@ -1101,12 +1082,7 @@ public final class Scheduler implements Executor, AutoCloseable {
         for (P p2 : allp) {
             long w = p2.timers.when0;
             if (w != 0 && w - now <= 0) {
-                lock.lock();
-                try {
-                    return pidleget();
-                } finally {
-                    lock.unlock();
-                }
+                return pidlegetLocked();
             }
         }
         return null;
@@ -1221,13 +1197,7 @@ public final class Scheduler implements Executor, AutoCloseable {
             return;
         }
         m.p = null;
-        P pp;
-        lock.lock();
-        try {
-            pp = pidleget();
-        } finally {
-            lock.unlock();
-        }
+        P pp = pidlegetLocked();
         if (pp != null) {
             acquirep(m, pp);
             pp.srStatus(P.pack(m.epoch, P.USER));
