@@ -149,6 +149,13 @@ public final class Scheduler implements Executor, AutoCloseable {
                          Netpoller netpoller) {
     }
 
+    /**
+     * Starts a scheduler: all Ps idle, no M yet (the first wake-up starts one), sysmon running.
+     * Most code builds one through {@code io.gmp4j.GoRuntime.builder()}.
+     *
+     * @throws IllegalArgumentException on a bad configuration
+     * @throws IllegalStateException when the JVM lacks {@code --add-opens java.base/java.lang=ALL-UNNAMED}
+     */
     public Scheduler(Config c) {
         Carrier.check();
         if (c.maxProcs() < 1) {
