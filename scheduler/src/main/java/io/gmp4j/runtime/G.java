@@ -40,8 +40,8 @@ public final class G implements Thread.UncaughtExceptionHandler {
     long waitSince;
     /** True while inside {@code Syscall.blocking}. Written by the goroutine itself. */
     volatile boolean inSyscall;
-    /** This goroutine's slot in its registry stripe; guarded by the stripe's lock. */
-    int regSlot;
+    /** Set when the goroutine ends; the registry drops dead entries lazily. */
+    volatile boolean dead;
 
     G(long goid, Scheduler sched) {
         this.goid = goid;

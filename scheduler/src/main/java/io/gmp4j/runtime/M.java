@@ -37,6 +37,8 @@ final class M extends Thread {
     long goidcacheEnd;
     /** Goroutines started by code running on this M; summed for stats. */
     long spawned;
+    /** Goroutines started by code on this M (registry segment; null when the registry is off). */
+    GoroutineRegistry.Segment allgs;
     /** Netpoll results, reused. */
     final TaskBatch pollBatch = new TaskBatch();
 

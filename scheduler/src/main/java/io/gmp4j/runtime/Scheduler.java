@@ -103,8 +103,9 @@ public final class Scheduler implements Executor, AutoCloseable {
     private final LongAdder spawnedExternally = new LongAdder();
     /** Live goroutines for the dump; null when the registry is off. */
     private final GoroutineRegistry allgs;
-    /** Live goroutines when the registry is off (with it, the registry counts). */
+    /** Live goroutines (Go's gcount). */
     private final LongAdder ngoroutines = new LongAdder();
+    private final java.util.function.LongSupplier liveCount = ngoroutines::sum;
     /** Pending runtime timers over all Ps. */
     final AtomicInteger ntimers = new AtomicInteger();
     /** Platform threads blocked on a gmp4j primitive (they may still wake goroutines). */
@@ -255,10 +256,9 @@ public final class Scheduler implements Executor, AutoCloseable {
         Thread t = vtFactory.newThread(() -> goexit(g, f));
         g.thread = t;
         Carrier.bindG(t, g); // the thread's uncaught-exception handler is its G: see G.current()
+        ngoroutines.increment();
         if (allgs != null) {
-            allgs.add(g);
-        } else {
-            ngoroutines.increment();
+            allgs.add(m != null && m.sched == this ? m : null, g, liveCount);
         }
         try {
             t.start();
@@ -282,14 +282,13 @@ public final class Scheduler implements Executor, AutoCloseable {
     private void forget(G g) {
         if (allgs != null) {
             allgs.remove(g);
-        } else {
-            ngoroutines.decrement();
         }
+        ngoroutines.decrement();
     }
 
     /** Go's runtime.NumGoroutine: live goroutines of this runtime. */
     public long numGoroutine() {
-        return allgs != null ? allgs.count() : ngoroutines.sum();
+        return ngoroutines.sum();
     }
 
     /** Live goroutines, for the dump; empty when the registry is off. */
@@ -593,6 +592,9 @@ public final class Scheduler implements Executor, AutoCloseable {
                     return;
                 }
                 nm = new M(this, mcount, forHandoff);
+                if (allgs != null) {
+                    nm.allgs = allgs.newSegment();
+                }
                 mcount++;
                 if (forHandoff) {
                     mHandoffCount++;
