@@ -40,8 +40,11 @@ public final class G implements Thread.UncaughtExceptionHandler {
     long waitSince;
     /** True while inside {@code Syscall.blocking}. Written by the goroutine itself. */
     volatile boolean inSyscall;
-    /** Set when the goroutine ends; the registry drops dead entries lazily. */
-    volatile boolean dead;
+    /**
+     * Set when the goroutine ends; the registry drops dead entries lazily. Plain: a reader that
+     * sees it late only keeps a dead entry one sweep longer.
+     */
+    boolean dead;
 
     G(long goid, Scheduler sched) {
         this.goid = goid;

@@ -35,8 +35,26 @@ final class M extends Thread {
     /** Go's m.goidcache/goidcacheend: ids reserved in batches, to spare a shared atomic per go(). */
     long goidcache;
     long goidcacheEnd;
-    /** Goroutines started by code running on this M; summed for stats. */
-    long spawned;
+    private static final java.lang.invoke.VarHandle SPAWNED;
+    private static final java.lang.invoke.VarHandle EXITED;
+
+    static {
+        try {
+            java.lang.invoke.MethodHandles.Lookup l = java.lang.invoke.MethodHandles.lookup();
+            SPAWNED = l.findVarHandle(M.class, "spawned", long.class);
+            EXITED = l.findVarHandle(M.class, "exited", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * Goroutines started, and ended, by code running on this M: Go's per-P goroutine counts.
+     * Written only by this M's thread with opaque stores (a plain move on x86, never torn,
+     * eventually visible), summed by readers with opaque loads: no shared atomic per goroutine.
+     */
+    private long spawned;
+    private long exited;
     /** Goroutines started by code on this M (registry segment; null when the registry is off). */
     GoroutineRegistry.Segment allgs;
     /** Netpoll results, reused. */
@@ -61,6 +79,22 @@ final class M extends Thread {
         x ^= x << 5;
         rand = x;
         return x & Integer.MAX_VALUE;
+    }
+
+    void incSpawned() {
+        SPAWNED.setOpaque(this, (long) SPAWNED.getOpaque(this) + 1);
+    }
+
+    void incExited() {
+        EXITED.setOpaque(this, (long) EXITED.getOpaque(this) + 1);
+    }
+
+    long spawned() {
+        return (long) SPAWNED.getOpaque(this);
+    }
+
+    long exited() {
+        return (long) EXITED.getOpaque(this);
     }
 
     /** Go's notesleep on m.park. Returns after {@link #notewakeup}. */

@@ -88,6 +88,8 @@ public final class Scheduler implements Executor, AutoCloseable {
     private int mcount;
     private int mHandoffCount;
     private final List<M> allm = new ArrayList<>();
+    /** Copy of allm for lock-free readers (goroutine counts); replaced under lock. */
+    private volatile M[] allmSnapshot = new M[0];
     final int maxThreads;
     final int maxHandoffThreads;
     private volatile boolean mCapReported;
@@ -101,11 +103,11 @@ public final class Scheduler implements Executor, AutoCloseable {
     private static final int GOID_CACHE_BATCH = 16;
     /** Goroutines started from threads that are not Ms (the rest are counted per M). */
     private final LongAdder spawnedExternally = new LongAdder();
+    /** Goroutines that ended on a thread that is not one of our Ms (a closed runtime). */
+    private final LongAdder exitedExternally = new LongAdder();
     /** Live goroutines for the dump; null when the registry is off. */
     private final GoroutineRegistry allgs;
-    /** Live goroutines (Go's gcount). */
-    private final LongAdder ngoroutines = new LongAdder();
-    private final java.util.function.LongSupplier liveCount = ngoroutines::sum;
+    private final java.util.function.LongSupplier liveCount = this::numGoroutine;
     /** Pending runtime timers over all Ps. */
     final AtomicInteger ntimers = new AtomicInteger();
     /** Platform threads blocked on a gmp4j primitive (they may still wake goroutines). */
@@ -246,7 +248,7 @@ public final class Scheduler implements Executor, AutoCloseable {
                 m.goidcacheEnd = m.goidcache + GOID_CACHE_BATCH;
             }
             goid = m.goidcache++;
-            m.spawned++;
+            m.incSpawned();
         } else {
             goid = goidgen.incrementAndGet();
             spawnedExternally.increment();
@@ -256,7 +258,6 @@ public final class Scheduler implements Executor, AutoCloseable {
         Thread t = vtFactory.newThread(() -> goexit(g, f));
         g.thread = t;
         Carrier.bindG(t, g); // the thread's uncaught-exception handler is its G: see G.current()
-        ngoroutines.increment();
         if (allgs != null) {
             allgs.add(m != null && m.sched == this ? m : null, g, liveCount);
         }
@@ -283,12 +284,28 @@ public final class Scheduler implements Executor, AutoCloseable {
         if (allgs != null) {
             allgs.remove(g);
         }
-        ngoroutines.decrement();
+        M m = Carrier.currentM();
+        if (m != null && m.sched == this) {
+            m.incExited();
+        } else {
+            exitedExternally.increment();
+        }
     }
 
     /** Go's runtime.NumGoroutine: live goroutines of this runtime. */
     public long numGoroutine() {
-        return ngoroutines.sum();
+        // Go's gcount: started minus ended. Ended is read first, so a goroutine that ends during
+        // the sum is never counted as ended without being counted as started.
+        long exited = exitedExternally.sum();
+        M[] ms = allmSnapshot;
+        for (M m : ms) {
+            exited += m.exited();
+        }
+        long created = spawnedExternally.sum();
+        for (M m : allmSnapshot) {
+            created += m.spawned();
+        }
+        return created - exited;
     }
 
     /** Live goroutines, for the dump; empty when the registry is off. */
@@ -600,6 +617,7 @@ public final class Scheduler implements Executor, AutoCloseable {
                     mHandoffCount++;
                 }
                 allm.add(nm);
+                allmSnapshot = allm.toArray(new M[0]);
                 nm.nextSpinning = spinning;
                 nm.nextp = p;
                 nm.start();
@@ -1335,7 +1353,7 @@ public final class Scheduler implements Executor, AutoCloseable {
             idleThreads = nmidle;
             handoffThreads = mHandoffCount;
             for (M m : allm) {
-                created += m.spawned; // racy read of another M's counter: a snapshot
+                created += m.spawned(); // another M's counter: a snapshot
             }
         } finally {
             lock.unlock();
