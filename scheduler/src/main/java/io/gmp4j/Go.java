@@ -22,10 +22,7 @@ public final class Go {
 
     /** Go's {@code go f()}: starts {@code f} as a new goroutine. */
     public static void go(Runnable f) {
-        Scheduler s = Scheduler.current();
-        if (s != null) {
-            s.go(f);
-        } else {
+        if (!Scheduler.goFromCurrent(f)) {
             GoRuntime.defaultRuntime().go(f);
         }
     }

@@ -232,13 +232,30 @@ public final class Scheduler implements Executor, AutoCloseable {
      * new goroutine goes to the caller's runnext slot; otherwise to the global queue.
      */
     public G go(Runnable f) {
+        return go(Carrier.currentM(), f);
+    }
+
+    /**
+     * Starts {@code f} in the runtime of the calling goroutine (Go's {@code go} from a goroutine).
+     *
+     * @return false, doing nothing, when the caller is not running on an M of any runtime
+     */
+    public static boolean goFromCurrent(Runnable f) {
+        M m = Carrier.currentM();
+        if (m == null) {
+            return false;
+        }
+        m.sched.go(m, f);
+        return true;
+    }
+
+    private G go(M m, Runnable f) {
         if (f == null) {
             throw new NullPointerException("go: null function");
         }
         if (closed) {
             throw new RejectedExecutionException("gmp4j runtime '" + name + "' is closed: cannot start a goroutine");
         }
-        M m = Carrier.currentM();
         long goid;
         if (m != null && m.sched == this) {
             // Go's goidcache: a batch of ids per M, so go() touches no shared counter. Only the
@@ -268,7 +285,9 @@ public final class Scheduler implements Executor, AutoCloseable {
             throw e;
         }
         // go is a safe point: a goroutine spawning in a loop yields when sysmon asks.
-        safePoint();
+        if (m != null) {
+            safePoint(m);
+        }
         return g;
     }
 
@@ -1241,7 +1260,13 @@ public final class Scheduler implements Executor, AutoCloseable {
      */
     public static void safePoint() {
         M m = Carrier.currentM();
-        if (m == null || m.curTask == null || !Thread.currentThread().isVirtual()) {
+        if (m != null) {
+            safePoint(m);
+        }
+    }
+
+    private static void safePoint(M m) {
+        if (m.curTask == null || !Thread.currentThread().isVirtual()) {
             return;
         }
         P p = m.p;
