@@ -74,6 +74,18 @@ public final class BenchMain {
         int warmups() {
             return warmup >= 0 ? warmup : quick ? 1 : 3;
         }
+
+        /**
+         * "warm-ups+measured" for one benchmark. fib runs about 10 ms, too short for the JIT to
+         * settle in a few repetitions (its first samples run 1.5-2x the median), so unless the
+         * counts were given it gets 5x the warm-ups and 4x the measured runs.
+         */
+        String repsFor(String bench) {
+            boolean shortRun = bench.equals("fib");
+            int w = warmup >= 0 || !shortRun ? warmups() : warmups() * 5;
+            int m = reps > 0 || !shortRun ? measured() : measured() * 4;
+            return w + "+" + m;
+        }
     }
 
     private final Options opt;
@@ -194,7 +206,6 @@ public final class BenchMain {
         List<String> jvmFlags = split(System.getProperty("gmp4j.jvmFlags", DEFAULT_JVM_FLAGS));
         List<String> childFlags = split(System.getProperty("gmp4j.bench.childFlags", ""));
         String cp = System.getProperty("java.class.path");
-        String reps = opt.warmups() + "+" + opt.measured();
 
         Path goBinary = null;
         boolean wantGo = opt.impls.contains("go") && opt.benches.stream().anyMatch(b -> !b.equals("floor"));
@@ -211,6 +222,7 @@ public final class BenchMain {
                 procsList = List.of(1);
             }
             for (int procs : procsList) {
+                String reps = opt.repsFor(bench);
                 for (String impl : opt.impls) {
                     if (impl.equals("go")) {
                         if (bench.equals("floor") || goBinary == null) {
