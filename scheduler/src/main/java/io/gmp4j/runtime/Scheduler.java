@@ -286,7 +286,7 @@ public final class Scheduler implements Executor, AutoCloseable {
         }
         // go is a safe point: a goroutine spawning in a loop yields when sysmon asks.
         if (m != null) {
-            safePoint(m);
+            Syscalls.safePoint(m);
         }
         return g;
     }
@@ -554,7 +554,7 @@ public final class Scheduler implements Executor, AutoCloseable {
     }
 
     /** pidleget taking the lock itself. */
-    private P pidlegetLocked() {
+    P pidlegetLocked() {
         lock.lock();
         try {
             return pidleget();
@@ -732,7 +732,7 @@ public final class Scheduler implements Executor, AutoCloseable {
     }
 
     /** Go's acquirep: binds an idle P to the M, starting a new ownership epoch. */
-    private void acquirep(M m, P p) {
+    void acquirep(M m, P p) {
         if (p == null) {
             throw new InternalError("acquirep: no P");
         }
@@ -1179,79 +1179,23 @@ public final class Scheduler implements Executor, AutoCloseable {
     }
 
     // =====================================================================================
-    // Syscalls and preemption
+    // Syscalls and preemption (the protocol lives in Syscalls)
     // =====================================================================================
 
     /**
      * Go's entersyscall: the calling goroutine is about to block outside the scheduler's sight.
-     * Its P moves {@code USER -> SYSCALL}, where sysmon may retake it. Returns a token for
-     * {@link #exitsyscall}, or 0 when the caller holds no P.
+     * Returns a token for {@link #exitsyscall}, or 0 when the caller holds no P. See
+     * {@link Syscalls}.
+     *
+     * @param handoffNow hand the P off at once (Go's entersyscallblock)
      */
     public long entersyscall(boolean handoffNow) {
-        M m = Carrier.currentM();
-        if (m == null || m.sched != this || m.curTask == null) {
-            return 0;
-        }
-        P p = m.p;
-        if (p == null) {
-            return 0;
-        }
-        long e = m.epoch;
-        p.incSyscalltick();
-        if (!p.casStatus(P.pack(e, P.USER), P.pack(e, P.SYSCALL))) {
-            long s = p.status();
-            if (P.epoch(s) != e || P.state(s) == P.IDLE) {
-                m.p = null;
-            }
-            return 0;
-        }
-        nsyscall.incrementAndGet();
-        if (handoffNow && p.casStatus(P.pack(e, P.SYSCALL), P.pack(e, P.IDLE))) {
-            // Go's entersyscallblock: the call is known to block long; hand the P off now.
-            handoffp(p);
-        }
-        // The token names the P and the epoch: epochs are per P, so the pair is unique.
-        return e << SYSCALL_TOKEN_PID_BITS | (p.id + 1);
+        return Syscalls.enter(this, handoffNow);
     }
 
-    private static final int SYSCALL_TOKEN_PID_BITS = 20;
-
-    /**
-     * Go's exitsyscall. Fast path: take the old P back by CAS. Slow path: take an idle P, else
-     * yield the goroutine to the global queue (this M then stops).
-     */
+    /** Go's exitsyscall, for the token {@link #entersyscall} returned. See {@link Syscalls}. */
     public void exitsyscall(long token) {
-        if (token == 0) {
-            return;
-        }
-        nsyscall.decrementAndGet();
-        M m = Carrier.currentM();
-        if (m == null || m.sched != this) {
-            return;
-        }
-        long epoch = token >>> SYSCALL_TOKEN_PID_BITS;
-        int pid = (int) (token & ((1 << SYSCALL_TOKEN_PID_BITS) - 1)) - 1;
-        P p = m.p;
-        if (p != null && p.id == pid && m.epoch == epoch
-                && p.casStatus(P.pack(epoch, P.SYSCALL), P.pack(epoch, P.USER))) {
-            p.incSyscalltick();
-            return; // fast path
-        }
-        if (p != null && p.status() == P.pack(m.epoch, P.USER)) {
-            // The goroutine parked inside the call and now runs with a P again (this M took
-            // the P back when it unmounted, or another M runs it).
-            return;
-        }
-        m.p = null;
-        P pp = pidlegetLocked();
-        if (pp != null) {
-            acquirep(m, pp);
-            pp.srStatus(P.pack(m.epoch, P.USER));
-            return;
-        }
-        // No P: queue the goroutine globally; the M stops once the yield unmounts it.
-        m.goschedGlobal = true;
-        Thread.yield();
+        Syscalls.exit(this, token);
     }
 
     /**
@@ -1261,31 +1205,13 @@ public final class Scheduler implements Executor, AutoCloseable {
     public static void safePoint() {
         M m = Carrier.currentM();
         if (m != null) {
-            safePoint(m);
-        }
-    }
-
-    private static void safePoint(M m) {
-        if (m.curTask == null || !Thread.currentThread().isVirtual()) {
-            return;
-        }
-        P p = m.p;
-        if (p == null || p.preempt || p.status() != P.pack(m.epoch, P.USER)) {
-            if (p != null && P.state(p.status()) == P.SYSCALL) {
-                return;
-            }
-            m.goschedGlobal = true;
-            Thread.yield();
+            Syscalls.safePoint(m);
         }
     }
 
     /** Go's Gosched: yields the processor; the caller goes to the global queue. */
     public static void gosched() {
-        M m = Carrier.currentM();
-        if (m != null && m.curTask != null && Thread.currentThread().isVirtual()) {
-            m.goschedGlobal = true;
-        }
-        Thread.yield();
+        Syscalls.gosched();
     }
 
     // =====================================================================================

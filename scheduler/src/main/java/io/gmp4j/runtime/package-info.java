@@ -6,8 +6,9 @@
  * One file per concept: {@code RunQueue} (P's ring and runnext), {@code GlobalRunQueue},
  * {@code P} (status and ownership epochs), {@code M}, {@code G} (gopark/goready), {@code Timers}
  * and {@code RuntimeTimer}, {@code Sysmon}, {@code GoroutineRegistry}, {@code GoroutineDump},
- * {@code SchedStats}, {@code Netpoller} (the hook the netpoll module fills), {@code Carrier}
- * (the two JDK seams).
+ * {@code SchedStats}, {@code Syscalls} (entersyscall/exitsyscall and safe points),
+ * {@code SpinLock}, {@code Netpoller} (the hook the netpoll module fills), {@code Carrier} (the
+ * JDK seams).
  *
  * <h2>Decisions worth knowing before changing anything</h2>
  * <ul>
