@@ -87,13 +87,6 @@ final class P {
     final int[] stolenScratch = new int[1];
     final RunQueue.Got got = new RunQueue.Got();
 
-    // sysmon's private view (Go's sysmontick), touched only by the sysmon thread.
-    int smSchedtick;
-    long smSchedwhen;
-    int smSyscalltick;
-    long smSyscallwhen;
-    long smPreemptAt;
-
     P(int id, int runqCapacity, Scheduler sched) {
         this.id = id;
         this.runq = new RunQueue(runqCapacity);

@@ -1103,7 +1103,10 @@ public final class Scheduler implements Executor, AutoCloseable {
                 }
                 // Don't bother to attempt to steal if p2 is idle.
                 if (!isIdle(p2)) {
-                    boolean running = P.state(p2.status()) != P.IDLE;
+                    // Read the victim's status only when it matters (runnext on the last pass):
+                    // its owner writes that cache line twice per task, and spinning thieves
+                    // reading it on every pass would keep stealing the line from the owner.
+                    boolean running = stealTimersOrRunNextG && P.state(p2.status()) != P.IDLE;
                     Runnable r = p.runq.stealFrom(p2.runq, stealTimersOrRunNextG, running, p.stolenScratch);
                     if (r != null) {
                         p.steals++;

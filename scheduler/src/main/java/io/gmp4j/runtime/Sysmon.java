@@ -24,12 +24,29 @@ final class Sysmon extends Thread {
 
     private final Scheduler sched;
     private final long schedtraceNanos;
+    /**
+     * sysmon's private view of each P (Go's {@code sysmontick}). Kept here, not in P, so that
+     * sysmon's writes every tick never touch the cache lines the P's owner writes per task.
+     */
+    private final Tick[] ticks;
+
+    private static final class Tick {
+        int schedtick;
+        long schedwhen;
+        int syscalltick;
+        long syscallwhen;
+        long preemptAt;
+    }
     private volatile boolean stop;
 
     Sysmon(Scheduler sched, long schedtraceMillis) {
         super(null, null, sched.name + "-sysmon", 0, false);
         this.sched = sched;
         this.schedtraceNanos = schedtraceMillis * 1_000_000;
+        this.ticks = new Tick[sched.allp.length];
+        for (int i = 0; i < ticks.length; i++) {
+            ticks[i] = new Tick();
+        }
         setDaemon(true);
     }
 
@@ -78,31 +95,32 @@ final class Sysmon extends Thread {
     int retake(long now) {
         int n = 0;
         for (P p : sched.allp) {
+            Tick pd = ticks[p.id];
             long s = p.status();
             int st = P.state(s);
             if (st != P.USER && st != P.SYSCALL) {
-                p.smPreemptAt = 0;
+                pd.preemptAt = 0;
                 continue;
             }
             // Preempt or hand off a P that has been running the same goroutine too long.
             int t = p.schedtick();
-            if (p.smSchedtick != t) {
-                p.smSchedtick = t;
-                p.smSchedwhen = now;
-                p.smPreemptAt = 0;
-            } else if (st == P.USER && now - p.smSchedwhen >= FORCE_PREEMPT_NANOS) {
-                if (p.smPreemptAt == 0) {
+            if (pd.schedtick != t) {
+                pd.schedtick = t;
+                pd.schedwhen = now;
+                pd.preemptAt = 0;
+            } else if (st == P.USER && now - pd.schedwhen >= FORCE_PREEMPT_NANOS) {
+                if (pd.preemptAt == 0) {
                     p.preempt = true;
-                    p.smPreemptAt = now;
+                    pd.preemptAt = now;
                     sched.preemptRequests.increment();
-                } else if (now - p.smPreemptAt >= HANDOFF_AFTER_PREEMPT_NANOS
+                } else if (now - pd.preemptAt >= HANDOFF_AFTER_PREEMPT_NANOS
                         && workWaiting(p, now)) {
                     // The goroutine ignored the request: it is pinned (native frame, file I/O)
                     // or CPU-bound. Its M keeps running it without the P; the P moves on.
                     if (p.casStatus(s, P.pack(P.epoch(s), P.IDLE))) {
                         p.m = null;
-                        p.smPreemptAt = 0;
-                        p.smSchedwhen = now;
+                        pd.preemptAt = 0;
+                        pd.schedwhen = now;
                         sched.handoffp(p);
                         n++;
                     }
@@ -111,16 +129,16 @@ final class Sysmon extends Thread {
             if (st == P.SYSCALL) {
                 // Retake P from syscall if it's there for more than 1 sysmon tick (at least 20us).
                 int sc = p.syscalltick();
-                if (p.smSyscalltick != sc) {
-                    p.smSyscalltick = sc;
-                    p.smSyscallwhen = now;
+                if (pd.syscalltick != sc) {
+                    pd.syscalltick = sc;
+                    pd.syscallwhen = now;
                     continue;
                 }
                 // On the one hand we don't want to retake Ps if there is no other work to do,
                 // but on the other hand we want to retake them eventually because they can
                 // prevent the sysmon thread from deep sleep.
                 if (p.runq.isEmpty() && sched.nmspinning.get() + sched.npidle() > 0
-                        && now - p.smSyscallwhen < FORCE_PREEMPT_NANOS) {
+                        && now - pd.syscallwhen < FORCE_PREEMPT_NANOS) {
                     continue;
                 }
                 if (p.casStatus(s, P.pack(P.epoch(s), P.IDLE))) {
