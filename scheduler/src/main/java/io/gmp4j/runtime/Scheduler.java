@@ -138,7 +138,8 @@ public final class Scheduler implements Executor, AutoCloseable {
     volatile long coarseNanos = startNanos;
     private final AtomicInteger timerRoundRobin = new AtomicInteger();
 
-    private volatile boolean closed;
+    /** The closed flag, on a cache line of its own: read on every execute, written once. */
+    private final ClosedFlag life = new ClosedFlag();
     /** Set by Go.main-style runs: deadlocks are only reported while a main goroutine runs. */
     private volatile MainWait mainWait;
 
@@ -253,7 +254,7 @@ public final class Scheduler implements Executor, AutoCloseable {
         if (f == null) {
             throw new NullPointerException("go: null function");
         }
-        if (closed) {
+        if (life.closed) {
             throw new RejectedExecutionException("gmp4j runtime '" + name + "' is closed: cannot start a goroutine");
         }
         long goid;
@@ -350,7 +351,7 @@ public final class Scheduler implements Executor, AutoCloseable {
      */
     @Override
     public void execute(Runnable task) {
-        if (closed) {
+        if (life.closed) {
             throw new RejectedExecutionException("gmp4j runtime '" + name + "' is closed: cannot schedule " + task
                     + " (a goroutine of a closed runtime was woken)");
         }
@@ -609,7 +610,7 @@ public final class Scheduler implements Executor, AutoCloseable {
                     return;
                 }
             }
-            if (closed) {
+            if (life.closed) {
                 pidleput(p);
                 return;
             }
@@ -703,7 +704,7 @@ public final class Scheduler implements Executor, AutoCloseable {
         boolean dead;
         lock.lock();
         try {
-            if (closed) {
+            if (life.closed) {
                 return false;
             }
             midle.add(m);
@@ -719,7 +720,7 @@ public final class Scheduler implements Executor, AutoCloseable {
             }
         }
         m.notesleep();
-        if (closed) {
+        if (life.closed) {
             return false;
         }
         P p = m.nextp;
@@ -798,7 +799,7 @@ public final class Scheduler implements Executor, AutoCloseable {
 
     /** Go's schedule: find a runnable task and run it, forever. */
     private void schedule(M m) {
-        while (!closed) {
+        while (!life.closed) {
             Runnable r = findRunnable(m);
             if (r == null) {
                 return; // closed
@@ -884,7 +885,7 @@ public final class Scheduler implements Executor, AutoCloseable {
     private Runnable findRunnable(M m) {
         top:
         while (true) {
-            if (closed) {
+            if (life.closed) {
                 return null;
             }
             P p = m.p;
@@ -968,7 +969,7 @@ public final class Scheduler implements Executor, AutoCloseable {
             // We have nothing to do. Release the P, re-checking the global queue under the lock.
             lock.lock();
             try {
-                if (closed) {
+                if (life.closed) {
                     return null;
                 }
                 if (runq.size() != 0) {
@@ -1033,7 +1034,7 @@ public final class Scheduler implements Executor, AutoCloseable {
                     delay = Math.max(0, pollUntilNow - System.nanoTime());
                 }
                 pollUntil = pollUntilNow;
-                if (closed) {
+                if (life.closed) {
                     lastpoll.set(System.nanoTime());
                     return null;
                 }
@@ -1086,7 +1087,7 @@ public final class Scheduler implements Executor, AutoCloseable {
             int stride = coprimes[m.nextRandom() % coprimes.length];
             int pos = start;
             for (int k = 0; k < n; k++, pos = (pos + stride) % n) {
-                if (closed) {
+                if (life.closed) {
                     return null;
                 }
                 P p2 = allp[pos];
@@ -1153,7 +1154,7 @@ public final class Scheduler implements Executor, AutoCloseable {
     // =====================================================================================
 
     void addTimer(RuntimeTimer t, long when) {
-        if (closed) {
+        if (life.closed) {
             throw new RejectedExecutionException("gmp4j runtime '" + name + "' is closed: cannot arm a timer");
         }
         M m = Carrier.currentM();
@@ -1330,7 +1331,7 @@ public final class Scheduler implements Executor, AutoCloseable {
 
     /** True once {@link #close} has begun. */
     public boolean isClosed() {
-        return closed;
+        return life.closed;
     }
 
     /** Number of Ps (GOMAXPROCS). */
@@ -1350,10 +1351,10 @@ public final class Scheduler implements Executor, AutoCloseable {
         List<M> ms;
         lock.lock();
         try {
-            if (closed) {
+            if (life.closed) {
                 ms = new ArrayList<>(allm);
             } else {
-                closed = true;
+                life.closed = true;
                 ms = new ArrayList<>(allm);
             }
         } finally {
@@ -1409,7 +1410,7 @@ public final class Scheduler implements Executor, AutoCloseable {
     }
 
     boolean closed() {
-        return closed;
+        return life.closed;
     }
 
     long lastpollTime() {
