@@ -3,6 +3,17 @@ package io.gmp4j.runtime;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
+// The lock word sits on a cache line of its own (superclass fields are laid out first): every M
+// CASes it, and it must not drag neighbouring objects' hot fields along.
+
+abstract class SpinLockPad {
+    long p00, p01, p02, p03, p04, p05, p06, p07;
+}
+
+abstract class SpinLockState extends SpinLockPad {
+    volatile int state;
+}
+
 /**
  * A non-reentrant test-and-test-and-set lock for the scheduler's short critical sections
  * (Go's runtime {@code mutex}: {@code sched.lock}, the timer heaps).
@@ -15,12 +26,12 @@ import java.lang.invoke.VarHandle;
  * parks and never queues: whoever wins the CAS holds the lock, and a holder never parks inside
  * the critical section, so the holder is always running on some thread.
  */
-final class SpinLock {
+final class SpinLock extends SpinLockState {
     private static final VarHandle STATE;
 
     static {
         try {
-            STATE = MethodHandles.lookup().findVarHandle(SpinLock.class, "state", int.class);
+            STATE = MethodHandles.lookup().findVarHandle(SpinLockState.class, "state", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -29,7 +40,8 @@ final class SpinLock {
     /** Spins before a platform thread starts yielding its core to the holder. */
     private static final int SPINS_BEFORE_YIELD = 128;
 
-    private volatile int state;
+    // trailing padding: keeps the next object on the heap off the lock's cache line
+    long q00, q01, q02, q03, q04, q05, q06, q07;
 
     void lock() {
         // CAS with volatile semantics: acquires, and orders the critical section after it
