@@ -249,8 +249,9 @@ public final class GoRuntime implements AutoCloseable {
         }
 
         /**
-         * Keep a registry of live goroutines (default on): needed for the goroutine dump and
-         * parent ids; costs one map insert and remove per goroutine.
+         * Keep a registry of live goroutines (default on): the goroutine dump and the deadlock
+         * report need it. It costs an append per goroutine on the starting M and a flag store
+         * when the goroutine ends (about 10 ns, measured by {@code ./gmp4j bench floor}).
          */
         public Builder goroutineRegistry(boolean on) {
             this.registry = on;
