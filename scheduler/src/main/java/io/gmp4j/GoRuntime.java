@@ -33,6 +33,7 @@ public final class GoRuntime implements AutoCloseable {
 
     private GoRuntime(Scheduler sched) {
         this.sched = sched;
+        sched.setOwner(this); // one GoRuntime per scheduler: current() hands back this object
     }
 
     /** A builder for an independent runtime. */
@@ -65,14 +66,7 @@ public final class GoRuntime implements AutoCloseable {
      */
     public static GoRuntime current() {
         Scheduler s = Scheduler.current();
-        if (s != null) {
-            GoRuntime d = defaultRuntime;
-            if (d != null && d.sched == s) {
-                return d;
-            }
-            return new GoRuntime(s);
-        }
-        return defaultRuntime();
+        return s != null && s.owner() instanceof GoRuntime rt ? rt : defaultRuntime();
     }
 
     /** Starts {@code f} as a goroutine of this runtime (Go's {@code go f()}). */

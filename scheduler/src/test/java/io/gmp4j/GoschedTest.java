@@ -5,7 +5,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -52,23 +51,13 @@ class GoschedTest {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(1).runQueueSize(4).name("gosched-global").build()) {
             AtomicInteger ran = new AtomicInteger();
             AtomicInteger seenAfterYield = new AtomicInteger(-1);
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            CountDownLatch done = new CountDownLatch(1);
-            rt.go(() -> {
-                try {
-                    for (int i = 0; i < n; i++) {
-                        Go.go(ran::incrementAndGet);
-                    }
-                    Go.gosched();
-                    seenAfterYield.set(ran.get());
-                } catch (Throwable t) {
-                    failure.set(t);
-                } finally {
-                    done.countDown();
+            TestSupport.runInGoroutine(rt, () -> {
+                for (int i = 0; i < n; i++) {
+                    Go.go(ran::incrementAndGet);
                 }
+                Go.gosched();
+                seenAfterYield.set(ran.get());
             });
-            TestSupport.await(done, () -> rt.stats().toString());
-            assertNull(failure.get());
             assertTrue(rt.stats().overflows() > 0, "the children went to the global queue");
             // At the tail of the global queue, the yielder resumes after every child ran; at the
             // tail of its local queue it would run before the overflowed ones.

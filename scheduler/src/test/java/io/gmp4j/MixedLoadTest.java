@@ -73,7 +73,7 @@ class MixedLoadTest {
             }
             case 2 -> { // a blocking call
                 try {
-                    Syscall.blocking(() -> Thread.sleep(0, 200_000));
+                    Syscall.blocking(() -> Thread.sleep(0, 200_000)); // a delay standing in for I/O, not a wait for a result
                 } catch (InterruptedException e) {
                     throw new AssertionError(e);
                 }

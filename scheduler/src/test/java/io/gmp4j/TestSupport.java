@@ -62,4 +62,33 @@ public final class TestSupport {
         }
         return x;
     }
+
+    /** A goroutine body that may throw. */
+    @FunctionalInterface
+    public interface Body {
+        void run() throws Exception;
+    }
+
+    /**
+     * Runs {@code body} as a goroutine of {@code rt}, waits for it (with the safety-net timeout)
+     * and rethrows whatever it threw, so assertions inside goroutines fail the test.
+     */
+    public static void runInGoroutine(GoRuntime rt, Body body) {
+        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        CountDownLatch done = new CountDownLatch(1);
+        rt.go(() -> {
+            try {
+                body.run();
+            } catch (Throwable t) {
+                failure.set(t);
+            } finally {
+                done.countDown();
+            }
+        });
+        await(done, () -> rt.stats().toString());
+        Throwable t = failure.get();
+        if (t != null) {
+            throw new AssertionError("the goroutine failed", t);
+        }
+    }
 }

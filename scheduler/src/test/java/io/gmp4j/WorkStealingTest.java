@@ -6,7 +6,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -20,30 +19,20 @@ class WorkStealingTest {
         int n = rounds * perRound;
         try (GoRuntime rt = GoRuntime.builder().maxProcs(2).name("work-stealing").build()) {
             AtomicIntegerArray runs = new AtomicIntegerArray(n);
-            CountDownLatch done = new CountDownLatch(1);
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            rt.go(() -> {
-                try {
-                    for (int r = 0; r < rounds; r++) {
-                        CountDownLatch round = new CountDownLatch(perRound);
-                        for (int j = 0; j < perRound; j++) {
-                            int id = r * perRound + j;
-                            Go.go(() -> {
-                                TestSupport.burn(50_000); // ~50 us of CPU
-                                runs.incrementAndGet(id);
-                                round.countDown();
-                            });
-                        }
-                        round.await(); // parks the goroutine: its P runs the round
+            TestSupport.runInGoroutine(rt, () -> {
+                for (int r = 0; r < rounds; r++) {
+                    CountDownLatch round = new CountDownLatch(perRound);
+                    for (int j = 0; j < perRound; j++) {
+                        int id = r * perRound + j;
+                        Go.go(() -> {
+                            TestSupport.burn(50_000); // ~50 us of CPU
+                            runs.incrementAndGet(id);
+                            round.countDown();
+                        });
                     }
-                } catch (Throwable t) {
-                    failure.set(t);
-                } finally {
-                    done.countDown();
+                    round.await(); // parks the goroutine: its P runs the round
                 }
             });
-            TestSupport.await(done, () -> rt.stats().toString());
-            assertNull(failure.get());
             for (int i = 0; i < n; i++) {
                 assertEquals(1, runs.get(i), "goroutine " + i);
             }

@@ -138,6 +138,9 @@ public final class Scheduler implements Executor, AutoCloseable {
     volatile long coarseNanos = startNanos;
     private final AtomicInteger timerRoundRobin = new AtomicInteger();
 
+    /** The public facade (io.gmp4j.GoRuntime) this scheduler belongs to; set once. */
+    private volatile Object owner;
+
     /** The closed flag, on a cache line of its own: read on every execute, written once. */
     private final ClosedFlag life = new ClosedFlag();
     /** Set by Go.main-style runs: deadlocks are only reported while a main goroutine runs. */
@@ -1260,6 +1263,19 @@ public final class Scheduler implements Executor, AutoCloseable {
         void deadlock();
     }
 
+    /** Records the public runtime object that owns this scheduler (set once by GoRuntime). */
+    public void setOwner(Object facade) {
+        if (owner != null) {
+            throw new IllegalStateException("setOwner: this scheduler already belongs to " + owner);
+        }
+        owner = facade;
+    }
+
+    /** The public runtime object that owns this scheduler, or null. */
+    public Object owner() {
+        return owner;
+    }
+
     /** Registers the waiter of a main goroutine (Go.main); null to clear. */
     public void setMainWait(MainWait w) {
         this.mainWait = w;
@@ -1302,14 +1318,14 @@ public final class Scheduler implements Executor, AutoCloseable {
         }
         int threads, idleThreads, handoffThreads;
         long created = spawnedExternally.sum();
+        for (M m : allmSnapshot) {
+            created += m.spawned(); // another M's counter: a snapshot
+        }
         lock.lock();
         try {
             threads = mcount;
             idleThreads = nmidle;
             handoffThreads = mHandoffCount;
-            for (M m : allm) {
-                created += m.spawned(); // another M's counter: a snapshot
-            }
         } finally {
             lock.unlock();
         }

@@ -152,25 +152,7 @@ class RuntimeTimerTest {
                     all.countDown();
                 });
             }
-            // Half armed from a goroutine (into the heap of the P it runs on), half from a
-            // platform thread (spread over the Ps) at the same time. Not from this thread: if
-            // the runtime deadlocks, it would block past the latch's safety net.
-            CountDownLatch armed = new CountDownLatch(2);
-            rt.go(() -> {
-                for (int i = 0; i < n; i += 2) {
-                    timers[i].reset(deadlines[i]);
-                }
-                armed.countDown();
-            });
-            Thread platform = new Thread(() -> {
-                for (int i = 1; i < n; i += 2) {
-                    timers[i].reset(deadlines[i]);
-                }
-                armed.countDown();
-            }, "timer-many-platform-armer");
-            platform.setDaemon(true);
-            platform.start();
-            TestSupport.await(armed, () -> "arming did not finish: " + rt.stats() + "\n" + rt.dump());
+            armHalfFromAGoroutineHalfFromAPlatformThread(rt, timers, deadlines, "timer-many");
             TestSupport.await(all, () -> all.getCount() + " timers did not fire: " + rt.stats());
             passTime(rt, last + ms(20));
             assertEquals(0, early.get(), "timers fired before their deadline");
@@ -273,23 +255,8 @@ class RuntimeTimerTest {
                         all.countDown();
                     });
                 }
-                CountDownLatch armed = new CountDownLatch(2);
-                rt.go(() -> {
-                    for (int i = 0; i < n; i += 2) {
-                        timers[i].reset(deadlines[i]);
-                    }
-                    armed.countDown();
-                });
-                Thread platform = new Thread(() -> {
-                    for (int i = 1; i < n; i += 2) {
-                        timers[i].reset(deadlines[i]);
-                    }
-                    armed.countDown();
-                }, "timer-rounds-platform-armer-" + round);
-                platform.setDaemon(true);
-                platform.start();
+                armHalfFromAGoroutineHalfFromAPlatformThread(rt, timers, deadlines, "timer-rounds-" + round);
                 int r = round;
-                TestSupport.await(armed, () -> "round " + r + ": arming did not finish: " + rt.stats() + "\n" + rt.dump());
                 TestSupport.await(all, () -> "round " + r + ": " + all.getCount() + " timers did not fire: " + rt.stats());
                 passTime(rt, last + ms(5));
                 for (int i = 0; i < n; i++) {
@@ -297,5 +264,30 @@ class RuntimeTimerTest {
                 }
             }
         }
+    }
+
+    /**
+     * Arms the even timers from a goroutine (into the heap of the P it runs on) and the odd ones
+     * from a platform thread (spread over the Ps) at the same time, and waits for both. Not from
+     * the test thread: if the runtime deadlocks, it would block past the safety net.
+     */
+    private static void armHalfFromAGoroutineHalfFromAPlatformThread(GoRuntime rt, RuntimeTimer[] timers,
+                                                                     long[] deadlines, String name) {
+        CountDownLatch armed = new CountDownLatch(2);
+        rt.go(() -> {
+            for (int i = 0; i < timers.length; i += 2) {
+                timers[i].reset(deadlines[i]);
+            }
+            armed.countDown();
+        });
+        Thread platform = new Thread(() -> {
+            for (int i = 1; i < timers.length; i += 2) {
+                timers[i].reset(deadlines[i]);
+            }
+            armed.countDown();
+        }, name + "-platform-armer");
+        platform.setDaemon(true);
+        platform.start();
+        TestSupport.await(armed, () -> name + ": arming did not finish: " + rt.stats() + "\n" + rt.dump());
     }
 }
