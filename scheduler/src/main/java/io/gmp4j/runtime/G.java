@@ -93,7 +93,8 @@ public final class G implements Thread.UncaughtExceptionHandler {
      * Go's gopark: parks the calling goroutine until {@link #ready} is called for it (or returns
      * at once if {@code ready} already came). {@code reason} shows in the goroutine dump
      * ("chan receive", "select", "sleep", ...). Must be called by the goroutine itself.
-     * Spurious wake-ups of the underlying virtual thread are absorbed here.
+     * Spurious wake-ups of the underlying virtual thread are absorbed here. Not interruptible,
+     * as in Go: an interrupt is re-asserted when the wait ends.
      */
     public void park(String reason) {
         if (Thread.currentThread() != thread) {
@@ -106,8 +107,17 @@ public final class G implements Thread.UncaughtExceptionHandler {
         // The one atomic step of a park: publish WAITING, or find the permit ready() left.
         int s = (int) PARK_STATE.compareAndExchange(this, RUNNING, WAITING);
         if (s == RUNNING) {
+            boolean interrupted = false;
             while (parkState == WAITING) {
                 LockSupport.park(this);
+                // An interrupt ends LockSupport.park at once, every time: remember it and clear
+                // it so that the wait does not spin, and re-assert it when the wait is over.
+                if (Thread.interrupted()) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                thread.interrupt();
             }
         }
         // Consume the readiness. A release store suffices: ready() is idempotent while READIED,

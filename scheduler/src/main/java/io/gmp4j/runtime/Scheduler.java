@@ -110,8 +110,12 @@ public final class Scheduler implements Executor, AutoCloseable {
     private final java.util.function.LongSupplier liveCount = this::numGoroutine;
     /** Pending runtime timers over all Ps. */
     final AtomicInteger ntimers = new AtomicInteger();
-    /** Platform threads blocked on a gmp4j primitive (they may still wake goroutines). */
-    final AtomicInteger platformWaiters = new AtomicInteger();
+    /**
+     * Threads that are not goroutines of any runtime, blocked on a gmp4j primitive (a channel, a
+     * WaitGroup, ...). Global, not per runtime: a channel belongs to no runtime, and such a
+     * thread may still wake goroutines of any runtime, so no runtime may call that a deadlock.
+     */
+    static final AtomicInteger platformWaiters = new AtomicInteger();
     /** Goroutines inside Syscall.blocking. */
     final AtomicInteger nsyscall = new AtomicInteger();
 
@@ -1281,8 +1285,11 @@ public final class Scheduler implements Executor, AutoCloseable {
         this.mainWait = w;
     }
 
-    /** A platform thread starts or stops waiting on a gmp4j primitive (it may wake goroutines). */
-    public void platformWait(boolean entering) {
+    /**
+     * A thread that is not a goroutine starts or stops waiting on a gmp4j primitive (it may
+     * still wake goroutines, so while one waits no runtime reports a deadlock).
+     */
+    public static void platformWait(boolean entering) {
         if (entering) {
             platformWaiters.incrementAndGet();
         } else {

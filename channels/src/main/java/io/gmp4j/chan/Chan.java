@@ -1,0 +1,446 @@
+package io.gmp4j.chan;
+
+import io.gmp4j.runtime.Scheduler;
+import io.gmp4j.runtime.Waiter;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A Go channel: {@code make(chan T)} is {@code new Chan<T>()}, {@code make(chan T, n)} is
+ * {@code new Chan<T>(n)}.
+ *
+ * <pre>{@code
+ * Chan<String> ch = new Chan<>();
+ * Go.go(() -> { ch.send("ping"); ch.close(); });
+ * for (String s : ch) {            // for s := range ch
+ *     System.out.println(s);
+ * }
+ * }</pre>
+ *
+ * <p>Works from goroutines and from any other thread; a waiting goroutine parks its goroutine,
+ * any other thread parks itself. A goroutine woken by a send or a close runs next on the
+ * waker's P (runnext), as in Go. Null cannot be sent: null is what a closed channel yields.
+ *
+ * <h2>Design (Go's hchan, {@code runtime/chan.go})</h2>
+ * A lock, a ring buffer of {@code cap} slots, and FIFO queues of parked senders ({@code sendq})
+ * and receivers ({@code recvq}). A send to a parked receiver hands the value over directly, and
+ * a receive from a full buffer with a parked sender takes the head and moves the sender's value
+ * to the tail, so that values leave in the order they were sent. Invariants, as in Go:
+ * <ul>
+ *   <li>at least one of {@code sendq} and {@code recvq} is empty, except for an unbuffered
+ *       channel with one select blocked on it both sending and receiving;</li>
+ *   <li>for a buffered channel, {@code qcount > 0} implies {@code recvq} is empty, and
+ *       {@code qcount < cap} implies {@code sendq} is empty.</li>
+ * </ul>
+ * Parked threads are woken after the lock is released.
+ *
+ * @param <T> the element type
+ */
+public final class Chan<T> implements SendChan<T>, RecvChan<T> {
+    private static final VarHandle LOCK;
+    private static final VarHandle CLOSED;
+    private static final VarHandle QCOUNT;
+    private static final AtomicLong IDS = new AtomicLong();
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            LOCK = l.findVarHandle(Chan.class, "lock", int.class);
+            CLOSED = l.findVarHandle(Chan.class, "closed", boolean.class);
+            QCOUNT = l.findVarHandle(Chan.class, "qcount", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Marker results of {@link #recv0}. */
+    static final Object CLOSED_EMPTY = new Object();
+    static final Object WOULD_BLOCK = new Object();
+
+    /** Select takes channel locks in this order (Go sorts by address; Java has none stable). */
+    final long id = IDS.incrementAndGet();
+    private final Object[] buf;
+    private final int dataqsiz;
+    // Guarded by lock; read without it (opaque) only by the non-blocking fast paths and len(),
+    // as Go reads them with atomic loads there.
+    private int qcount;
+    private boolean closed;
+    private int sendx;
+    private int recvx;
+    final WaitQ recvq = new WaitQ();
+    final WaitQ sendq = new WaitQ();
+    /** 0 free, 1 held. */
+    private volatile int lock;
+
+    /** An unbuffered channel: Go's {@code make(chan T)}. A send waits for a receiver. */
+    public Chan() {
+        this(0);
+    }
+
+    /**
+     * A channel with a buffer of {@code capacity} values: Go's {@code make(chan T, capacity)}.
+     *
+     * @throws IllegalArgumentException if capacity is negative ("makechan: size out of range")
+     */
+    public Chan(int capacity) {
+        if (capacity < 0) {
+            throw new IllegalArgumentException("makechan: size out of range: " + capacity);
+        }
+        this.dataqsiz = capacity;
+        this.buf = capacity == 0 ? null : new Object[capacity];
+    }
+
+    /** This channel seen as send-only ({@code chan<- T}). */
+    public SendChan<T> sendOnly() {
+        return this;
+    }
+
+    /** This channel seen as receive-only ({@code <-chan T}). */
+    public RecvChan<T> recvOnly() {
+        return this;
+    }
+
+    // =====================================================================================
+    // The lock
+    // =====================================================================================
+
+    /**
+     * Spins, then yields. Never held across a park, and held only for a few field updates, so
+     * a waiter mostly waits for an M the OS descheduled mid-section; yielding then lets that M
+     * (or, in a goroutine, the other goroutines of this P) run.
+     */
+    void lock() {
+        if (!LOCK.compareAndSet(this, 0, 1)) {
+            lockSlow();
+        }
+    }
+
+    private void lockSlow() {
+        int spins = 0;
+        while (true) {
+            if (lock == 0 && LOCK.compareAndSet(this, 0, 1)) {
+                return;
+            }
+            if (++spins < 64) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
+        }
+    }
+
+    void unlock() {
+        // Release store: publishes every write of the critical section to the next locker.
+        LOCK.setRelease(this, 0);
+    }
+
+    // =====================================================================================
+    // Send
+    // =====================================================================================
+
+    @Override
+    public void send(T value) {
+        send0(value, true);
+    }
+
+    @Override
+    public boolean trySend(T value) {
+        return send0(value, false);
+    }
+
+    /** Go's chansend. */
+    private boolean send0(Object elem, boolean block) {
+        if (elem == null) {
+            throw new NullPointerException("send of null: null is what a closed channel yields");
+        }
+        // Go's fast path for a failed non-blocking send: not closed and full, without the lock.
+        // A racy snapshot is fine: the answer could have been given an instant earlier.
+        if (!block && !(boolean) CLOSED.getOpaque(this) && fullRacy()) {
+            return false;
+        }
+        lock();
+        if (closed) {
+            unlock();
+            throw new ChannelClosedException("send on closed channel");
+        }
+        Sudog sg = recvq.dequeue();
+        if (sg != null) {
+            // A receiver is parked: hand the value over directly, bypassing the buffer.
+            sg.elem = elem;
+            sg.success = true;
+            unlock();
+            sg.waiter.wake();
+            Scheduler.safePoint();
+            return true;
+        }
+        if (qcount < dataqsiz) {
+            bufPut(elem);
+            unlock();
+            Scheduler.safePoint();
+            return true;
+        }
+        if (!block) {
+            unlock();
+            return false;
+        }
+        Waiter w = Waiter.current();
+        Sudog mine = new Sudog(w, this, elem);
+        sendq.enqueue(mine);
+        unlock();
+        w.park("chan send");
+        if (!mine.success) {
+            throw new ChannelClosedException("send on closed channel");
+        }
+        return true;
+    }
+
+    private boolean fullRacy() {
+        // Unbuffered: full unless a receiver waits (Go reads recvq.first racily too).
+        if (dataqsiz == 0) {
+            return recvq.isEmpty();
+        }
+        return (int) QCOUNT.getOpaque(this) == dataqsiz;
+    }
+
+    // =====================================================================================
+    // Receive
+    // =====================================================================================
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public T recv() {
+        Object v = recv0(true);
+        return v == CLOSED_EMPTY ? null : (T) v;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public Recv<T> recvOk() {
+        Object v = recv0(true);
+        return v == CLOSED_EMPTY ? Recv.closed() : new Recv<>((T) v, true);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public Recv<T> tryRecv() {
+        Object v = recv0(false);
+        if (v == WOULD_BLOCK) {
+            return null;
+        }
+        return v == CLOSED_EMPTY ? Recv.closed() : new Recv<>((T) v, true);
+    }
+
+    /**
+     * Go's chanrecv.
+     *
+     * @return the value; {@link #CLOSED_EMPTY} if closed and drained; {@link #WOULD_BLOCK} if
+     *     not blocking and nothing is ready
+     */
+    private Object recv0(boolean block) {
+        // Go's fast path for a failed non-blocking receive. The order matters: empty is checked
+        // before closed, and empty again after it, because a channel cannot become non-empty
+        // once closed: seeing "empty, then closed, then still empty" proves a moment that was
+        // both, while a value sent just before the close is never reported as lost.
+        if (!block && emptyRacy()) {
+            if (!(boolean) CLOSED.getAcquire(this)) {
+                return WOULD_BLOCK;
+            }
+            if (emptyRacy()) {
+                return CLOSED_EMPTY;
+            }
+        }
+        lock();
+        if (closed && qcount == 0) {
+            unlock();
+            Scheduler.safePoint();
+            return CLOSED_EMPTY;
+        }
+        Sudog sg = sendq.dequeue();
+        if (sg != null) {
+            Object v = recvFromSender(sg);
+            unlock();
+            sg.waiter.wake();
+            Scheduler.safePoint();
+            return v;
+        }
+        if (qcount > 0) {
+            Object v = bufTake();
+            unlock();
+            Scheduler.safePoint();
+            return v;
+        }
+        if (!block) {
+            unlock();
+            return WOULD_BLOCK;
+        }
+        Waiter w = Waiter.current();
+        Sudog mine = new Sudog(w, this, null);
+        recvq.enqueue(mine);
+        unlock();
+        w.park("chan receive");
+        return mine.success ? mine.elem : CLOSED_EMPTY;
+    }
+
+    private boolean emptyRacy() {
+        if (dataqsiz == 0) {
+            return sendq.isEmpty();
+        }
+        return (int) QCOUNT.getOpaque(this) == 0;
+    }
+
+    // =====================================================================================
+    // Pieces shared with Select (each called with the lock held)
+    // =====================================================================================
+
+    /**
+     * Go's recv(): takes a value from parked sender {@code sg}. Unbuffered: straight from the
+     * sender. Buffered (so the buffer is full): the head of the buffer, and the sender's value
+     * goes to the tail. Marks {@code sg} successful; the caller unlocks and wakes it.
+     */
+    Object recvFromSender(Sudog sg) {
+        Object v;
+        if (dataqsiz == 0) {
+            v = sg.elem;
+        } else {
+            v = buf[recvx];
+            buf[recvx] = sg.elem;
+            if (++recvx == dataqsiz) {
+                recvx = 0;
+            }
+            sendx = recvx; // the buffer stays full: sendx == recvx
+        }
+        sg.elem = null;
+        sg.success = true;
+        return v;
+    }
+
+    /** Go's send(): gives {@code elem} to parked receiver {@code sg}; the caller wakes it. */
+    static void sendToReceiver(Sudog sg, Object elem) {
+        sg.elem = elem;
+        sg.success = true;
+    }
+
+    boolean hasRoom() {
+        return qcount < dataqsiz;
+    }
+
+    boolean hasBuffered() {
+        return qcount > 0;
+    }
+
+    boolean isClosedLocked() {
+        return closed;
+    }
+
+    void bufPut(Object elem) {
+        buf[sendx] = elem;
+        if (++sendx == dataqsiz) {
+            sendx = 0;
+        }
+        // Release store of qcount: the opaque readers only need the count, but len() callers
+        // may reasonably expect the count not to run ahead of the slot it counts.
+        QCOUNT.setRelease(this, qcount + 1);
+    }
+
+    Object bufTake() {
+        Object v = buf[recvx];
+        buf[recvx] = null; // do not keep a received value reachable from the channel
+        if (++recvx == dataqsiz) {
+            recvx = 0;
+        }
+        QCOUNT.setRelease(this, qcount - 1);
+        return v;
+    }
+
+    // =====================================================================================
+    // Close, len, cap, range
+    // =====================================================================================
+
+    /** Go's closechan. */
+    @Override
+    public void close() {
+        lock();
+        if (closed) {
+            unlock();
+            throw new ChannelClosedException("close of closed channel");
+        }
+        // Release store: a lock-free reader that sees closed also sees everything sent before.
+        CLOSED.setRelease(this, true);
+        // Release every parked receiver (null, false) and sender (success false: they panic),
+        // then wake them outside the lock. Lost select cases are skipped by dequeue.
+        Sudog wake = null;
+        Sudog sg;
+        while ((sg = recvq.dequeue()) != null) {
+            sg.elem = null;
+            sg.success = false;
+            sg.next = wake;
+            wake = sg;
+        }
+        while ((sg = sendq.dequeue()) != null) {
+            sg.elem = null;
+            sg.success = false;
+            sg.next = wake;
+            wake = sg;
+        }
+        unlock();
+        while (wake != null) {
+            Sudog n = wake.next;
+            wake.next = null;
+            wake.waiter.wake();
+            wake = n;
+        }
+    }
+
+    /** True once {@link #close} was called (values may still be buffered). */
+    public boolean isClosed() {
+        return (boolean) CLOSED.getAcquire(this);
+    }
+
+    @Override
+    public int len() {
+        return (int) QCOUNT.getOpaque(this);
+    }
+
+    @Override
+    public int cap() {
+        return dataqsiz;
+    }
+
+    /**
+     * Go's {@code for v := range ch}: each {@code next()} receives (blocking); iteration ends
+     * once the channel is closed and drained. {@code hasNext()} is where it blocks.
+     */
+    @Override
+    public Iterator<T> iterator() {
+        return new Iterator<>() {
+            private Object pending;
+
+            @Override
+            public boolean hasNext() {
+                if (pending == null) {
+                    pending = recv0(true);
+                }
+                return pending != CLOSED_EMPTY;
+            }
+
+            @Override
+            @SuppressWarnings("unchecked")
+            public T next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException("channel closed");
+                }
+                Object v = pending;
+                pending = null;
+                return (T) v;
+            }
+        };
+    }
+
+    @Override
+    public String toString() {
+        return "Chan[" + id + ", len=" + len() + ", cap=" + dataqsiz + (isClosed() ? ", closed]" : "]");
+    }
+}
