@@ -108,26 +108,39 @@ public final class Chan<T> implements SendChan<T>, RecvChan<T> {
     // =====================================================================================
 
     /**
-     * Spins, then yields. Never held across a park, and held only for a few field updates, so
-     * a waiter mostly waits for an M the OS descheduled mid-section; yielding then lets that M
-     * (or, in a goroutine, the other goroutines of this P) run.
+     * Takes the lock, spinning, then yielding. Never held across a park, and held only for a
+     * few field updates, so a waiter mostly waits for a thread the OS descheduled mid-section;
+     * yielding lets that thread (or, in a goroutine, the other goroutines of this P) run.
      */
     void lock() {
         if (!LOCK.compareAndSet(this, 0, 1)) {
-            lockSlow();
+            lockSlow(true);
         }
     }
 
-    private void lockSlow() {
+    /**
+     * Takes the lock while already holding another runtime lock (a select's later channels):
+     * never yields, because unmounting while holding a lock could leave an M that spins on it
+     * (a timer callback has no P to give) waiting for a goroutine that needs that M's P.
+     */
+    void lockHolding() {
+        if (!LOCK.compareAndSet(this, 0, 1)) {
+            lockSlow(false);
+        }
+    }
+
+    private void lockSlow(boolean mayYield) {
         int spins = 0;
         while (true) {
             if (lock == 0 && LOCK.compareAndSet(this, 0, 1)) {
                 return;
             }
-            if (++spins < 64) {
+            if (++spins < 64 || !mayYield) {
                 Thread.onSpinWait();
-            } else {
+            } else if (Scheduler.mayYield()) {
                 Thread.yield();
+            } else {
+                mayYield = false; // inside acquirem: keep spinning, do not ask again
             }
         }
     }

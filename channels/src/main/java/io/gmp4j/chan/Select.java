@@ -331,13 +331,20 @@ public final class Select {
         return i;
     }
 
-    /** Locks every distinct channel in lock order (a channel in several cases is locked once). */
+    /**
+     * Locks every distinct channel in lock order (a channel in several cases is locked once).
+     * Only the first lock may yield while it waits: see {@link Chan#lockHolding}.
+     */
     private void sellock(int n) {
         Chan<?> prev = null;
         for (int k = 0; k < n; k++) {
             Chan<?> c = chans[lockorder[k]];
             if (c != prev) {
-                c.lock();
+                if (prev == null) {
+                    c.lock();
+                } else {
+                    c.lockHolding();
+                }
                 prev = c;
             }
         }

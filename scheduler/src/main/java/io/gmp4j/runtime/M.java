@@ -28,6 +28,12 @@ final class M extends Thread {
     Runnable curTask;
     /** Set by Go.gosched() and preemption: the yielding goroutine goes to the global queue. */
     boolean goschedGlobal;
+    /**
+     * Go's m.locks: while above zero the goroutine on this M holds a runtime-internal spin lock
+     * that an M may need, so safe points do not yield it. Written only by the goroutine running
+     * on this M (which cannot move to another M while it is above zero: it never parks then).
+     */
+    int locks;
     /** Whether the task returned by findRunnable inherits the time slice. */
     boolean inheritTime;
     /** Per-M random state for steal order (xorshift). */

@@ -1220,6 +1220,37 @@ public final class Scheduler implements Executor, AutoCloseable {
         }
     }
 
+    /**
+     * Go's acquirem: until the matching {@link #releasem}, safe points do not yield the calling
+     * goroutine. For code that holds a spin lock which a timer callback or another M may spin
+     * on, and calls something with a safe point (a channel operation) inside it: yielding there
+     * would leave that M spinning on a lock whose holder waits for a P. Must not park in
+     * between. Pairs nest. A no-op on threads that are not goroutines.
+     */
+    public static void acquirem() {
+        M m = Carrier.currentM();
+        if (m != null && Thread.currentThread().isVirtual()) {
+            m.locks++;
+        }
+    }
+
+    /** Go's releasem: ends an {@link #acquirem}. */
+    public static void releasem() {
+        M m = Carrier.currentM();
+        if (m != null && Thread.currentThread().isVirtual()) {
+            m.locks--;
+        }
+    }
+
+    /**
+     * False while the calling goroutine is between {@link #acquirem} and {@link #releasem}: a
+     * spin-wait there must not {@code Thread.yield()} (it would unmount holding a lock).
+     */
+    public static boolean mayYield() {
+        M m = Carrier.currentM();
+        return m == null || m.locks == 0 || !Thread.currentThread().isVirtual();
+    }
+
     /** Go's Gosched: yields the processor; the caller goes to the global queue. */
     public static void gosched() {
         Syscalls.gosched();

@@ -84,7 +84,7 @@ final class Syscalls {
 
     /** The safe point of the goroutine running on {@code m}. */
     static void safePoint(M m) {
-        if (m.curTask == null || !Thread.currentThread().isVirtual()) {
+        if (m.curTask == null || m.locks > 0 || !Thread.currentThread().isVirtual()) {
             return;
         }
         P p = m.p;
