@@ -40,6 +40,13 @@ abstract class RunQueueNext extends RunQueueL2Pad {
      * Only the owner may set it to a non-null task; thieves may only CAS it to null.
      */
     volatile Runnable runnext;
+    /**
+     * Times the owner has put a task into runnext. Written only by the owner, after the put;
+     * a thief compares it across its back-off to tell a runnext that sat still (steal it) from
+     * one the owner keeps cycling (a ping-pong pair whose tasks are the same two objects, so
+     * the task itself cannot tell: the ABA that would split the pair across Ps).
+     */
+    volatile int runnextPuts;
 }
 
 abstract class RunQueueL3Pad extends RunQueueNext {
@@ -65,6 +72,7 @@ final class RunQueue extends RunQueueL3Pad {
     private static final VarHandle HEAD;
     private static final VarHandle TAIL;
     private static final VarHandle RUNNEXT;
+    private static final VarHandle RUNNEXT_PUTS;
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Runnable[].class);
 
     static {
@@ -73,6 +81,7 @@ final class RunQueue extends RunQueueL3Pad {
             HEAD = l.findVarHandle(RunQueueHead.class, "head", int.class);
             TAIL = l.findVarHandle(RunQueueTail.class, "tail", int.class);
             RUNNEXT = l.findVarHandle(RunQueueNext.class, "runnext", Runnable.class);
+            RUNNEXT_PUTS = l.findVarHandle(RunQueueNext.class, "runnextPuts", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -153,6 +162,9 @@ final class RunQueue extends RunQueueL3Pad {
             do {
                 old = runnext;
             } while (!RUNNEXT.compareAndSet(this, old, r));
+            // Opaque is enough: the thief's later CAS on runnext is what decides a steal; the
+            // counter only needs to move, eventually visibly, across a 3 us back-off.
+            RUNNEXT_PUTS.setOpaque(this, runnextPuts + 1);
             if (old == null) {
                 return false;
             }
@@ -222,7 +234,8 @@ final class RunQueue extends RunQueueL3Pad {
      * Owner only. Fills {@code out} and returns its task, or null when the queue is empty.
      *
      * @param takeRunnext false when the runnext chain is over its cap: the runnext task is then
-     *                    moved to the tail so the ring gets a turn (Tokio's LIFO cap)
+     *                    moved to the tail so the ring gets a turn (Tokio's LIFO cap), or, if
+     *                    the ring is empty, returned as a new time slice
      */
     Runnable get(Got out, boolean takeRunnext) {
         Runnable next = runnext;
@@ -232,6 +245,15 @@ final class RunQueue extends RunQueueL3Pad {
             if (takeRunnext) {
                 out.task = next;
                 out.inheritTime = true;
+                return next;
+            }
+            if (laHead() == lpTail()) {
+                // Over the cap, but the ring is empty: nobody on this P waits behind it, so it
+                // runs at once, as a new time slice (the caller counts a schedtick, which keeps
+                // the global queue's turn every 61st tick). Requeueing it would only open a
+                // window in which an idle P steals it and splits a ping-pong pair across Ps.
+                out.task = next;
+                out.inheritTime = false;
                 return next;
             }
             requeueAtTail(next);
@@ -287,7 +309,11 @@ final class RunQueue extends RunQueueL3Pad {
                         if (ownerRunning) {
                             // Go sleeps 3us here: the owner is likely about to schedule
                             // runnext itself, and stealing it would only bounce it between Ps.
+                            int puts = runnextPuts;
                             backOff();
+                            if (runnextPuts != puts) {
+                                return 0; // the owner is cycling runnext: it is making progress
+                            }
                         }
                         if (!RUNNEXT.compareAndSet(this, next, null)) {
                             continue;
