@@ -5,6 +5,8 @@ import io.gmp4j.runtime.Waiter;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * Go's {@code select} statement. Add the cases, then call {@link #select()} (blocks until one
@@ -24,6 +26,15 @@ import java.util.concurrent.ThreadLocalRandom;
  * if (fired == a) handle(s.value());
  * else if (fired == b) sent();
  * else timedOut();
+ * }</pre>
+ *
+ * <p>The same as one statement, closer to Go's text (each call allocates its case objects):
+ *
+ * <pre>{@code
+ * Select.select(
+ *     Select.onRecv(in, v -> handle(v)),
+ *     Select.onSend(out, x, () -> sent()),
+ *     Select.onTimeout(d, () -> timedOut()));
  * }</pre>
  *
  * <p>Semantics are Go's: when several cases are ready, one is chosen uniformly at random; a case
@@ -158,6 +169,65 @@ public final class Select {
      */
     public int selectNow() {
         return selectgo(false);
+    }
+
+    // =====================================================================================
+    // The statement form
+    // =====================================================================================
+
+    /** A receive case for {@link #select(SelectCase...)}: {@code case v := <-ch: body(v)}. */
+    public static <T> SelectCase onRecv(RecvChan<T> ch, Consumer<? super T> body) {
+        return new SelectCase(SelectCase.Kind.RECV, (Chan<?>) ch, null, null, body);
+    }
+
+    /**
+     * A receive case that also gets {@code ok}: {@code case v, ok := <-ch: body(v, ok)}; ok is
+     * false (and v null) when the channel is closed.
+     */
+    public static <T> SelectCase onRecvOk(RecvChan<T> ch, BiConsumer<? super T, Boolean> body) {
+        return new SelectCase(SelectCase.Kind.RECV_OK, (Chan<?>) ch, null, null, body);
+    }
+
+    /** A send case: {@code case ch <- value: body()}. */
+    public static <T> SelectCase onSend(SendChan<T> ch, T value, Runnable body) {
+        if (value == null) {
+            throw new NullPointerException("send of null: null is what a closed channel yields");
+        }
+        return new SelectCase(SelectCase.Kind.SEND, (Chan<?>) ch, value, null, body);
+    }
+
+    /** A timeout case: {@code case <-time.After(d): body()}. */
+    public static SelectCase onTimeout(Duration d, Runnable body) {
+        return new SelectCase(SelectCase.Kind.TIMEOUT, null, null, d, body);
+    }
+
+    /** Go's {@code select { cases }}: blocks until a case fires, then runs its body. */
+    public static void select(SelectCase... cases) {
+        run(null, cases);
+    }
+
+    /**
+     * Go's {@code select { cases; default: otherwise }}: runs the body of a ready case, or
+     * {@code otherwise} if none is ready.
+     */
+    public static void selectOrDefault(Runnable otherwise, SelectCase... cases) {
+        if (otherwise == null) {
+            throw new NullPointerException("select: null default body");
+        }
+        run(otherwise, cases);
+    }
+
+    private static void run(Runnable otherwise, SelectCase[] cases) {
+        Select s = new Select();
+        for (SelectCase c : cases) {
+            c.addTo(s);
+        }
+        int fired = otherwise == null ? s.select() : s.selectNow();
+        if (fired == DEFAULT) {
+            otherwise.run();
+        } else {
+            cases[fired].run(s);
+        }
     }
 
     private int selectgo(boolean block) {

@@ -110,4 +110,22 @@ class ChanBasicsTest {
             });
         }
     }
+
+    @Test
+    void statementFormRunsTheBodyOfTheCaseThatFired() {
+        Chan<Integer> in = new Chan<>(1);
+        Chan<String> out = new Chan<>(1);
+        List<String> log = new ArrayList<>();
+        in.send(5);
+        Select.select(
+                Select.onRecv(in, v -> log.add("recv " + v)),
+                Select.onTimeout(Duration.ofSeconds(TestSupport.TIMEOUT_S), () -> log.add("timeout")));
+        Select.select(Select.onSend(out, "x", () -> log.add("sent")));
+        Select.selectOrDefault(() -> log.add("default"), Select.onSend(out, "y", () -> log.add("sent again")));
+        in.close();
+        Select.select(Select.onRecvOk(in, (v, ok) -> log.add("closed " + v + " " + ok)));
+        Select.select(Select.onTimeout(Duration.ofMillis(1), () -> log.add("timeout")));
+        assertEquals(List.of("recv 5", "sent", "default", "closed null false", "timeout"), log);
+        assertEquals("x", out.recv());
+    }
 }
