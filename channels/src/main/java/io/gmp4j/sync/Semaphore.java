@@ -185,6 +185,14 @@ public final class Semaphore {
         return c;
     }
 
+    /** Requests waiting now (a snapshot, for tests). */
+    int waiting() {
+        guard.lock();
+        int q = waiters.size();
+        guard.unlock();
+        return q;
+    }
+
     /** Go's size: the total weight. */
     public long size() {
         return size;
