@@ -3,6 +3,7 @@ package io.gmp4j.sync;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.TestSupport;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** Runs a body on goroutines and platform threads at once, and fails the test if any failed. */
@@ -36,8 +37,17 @@ final class Mixed {
                 Thread.ofPlatform().daemon().name("mixed-" + id).start(r);
             }
         }
-        TestSupport.await(done, () -> rt.stats() + "\n" + rt.dump());
+        boolean finished;
+        try {
+            finished = done.await(TestSupport.TIMEOUT_S, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            throw new AssertionError("interrupted", e);
+        }
         Throwable t = failure.get();
+        if (!finished) {
+            // A worker that failed may have left the others waiting for it: report both.
+            throw new AssertionError("timed out after " + TestSupport.TIMEOUT_S + " s: " + rt.stats() + "\n" + rt.dump(), t);
+        }
         if (t != null) {
             throw new AssertionError("a worker failed", t);
         }

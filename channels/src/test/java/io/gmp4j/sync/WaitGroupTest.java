@@ -4,6 +4,7 @@ import io.gmp4j.GoRuntime;
 import io.gmp4j.NoUncaughtExceptions;
 import io.gmp4j.TestSupport;
 import io.gmp4j.chan.Chan;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -23,7 +24,7 @@ class WaitGroupTest {
         try (GoRuntime rt = Mixed.runtime(procs, "wg-rounds")) {
             WaitGroup wg = new WaitGroup();
             AtomicInteger finished = new AtomicInteger();
-            Chan<Integer> started = new Chan<>(2);
+            List<Chan<Integer>> started = List.of(new Chan<>(1), new Chan<>(1), new Chan<>(1)); // one per waiter
             Chan<Integer> seen = new Chan<>(2);
             // Per round: the leader adds and spawns workers, then three threads await (the leader
             // and another goroutine and a platform thread). Go's reuse rule holds: the next add
@@ -32,8 +33,8 @@ class WaitGroupTest {
                 for (int r = 0; r < rounds; r++) {
                     if (id == 0) {
                         wg.add(workers);
-                        started.send(r);
-                        started.send(r);
+                        started.get(1).send(r);
+                        started.get(2).send(r);
                         for (int i = 0; i < workers; i++) {
                             rt.go(() -> {
                                 finished.incrementAndGet();
@@ -45,7 +46,7 @@ class WaitGroupTest {
                         seen.recv();
                         seen.recv();
                     } else {
-                        assertEquals(r, started.recv());
+                        assertEquals(r, started.get(id).recv());
                         wg.await();
                         assertEquals((r + 1) * workers, finished.get(), "await returned before every done");
                         seen.send(r);
