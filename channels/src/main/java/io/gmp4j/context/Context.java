@@ -21,8 +21,9 @@ import java.util.Optional;
  * }</pre>
  *
  * <p>Contexts form a tree: a derived context is done when its parent is; canceling it (or its
- * deadline passing) detaches it from its parent. Deadlines use the runtime's per-P timers, so
- * a goroutine waiting for a deadline is not reported as deadlocked. All methods are
+ * deadline passing) detaches it from its parent. Deadlines use the runtime's per-P timers (of
+ * the calling goroutine's runtime; from another thread, of the default runtime), so a
+ * goroutine waiting for a deadline is not reported as deadlocked. All methods are
  * thread-safe.
  *
  * <p>Sealed: contexts are made only by the factories here (Go lets any type implement the

@@ -9,6 +9,7 @@ package io.gmp4j.context;
 public final class ContextException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /** True for the deadline error. */
     private final boolean deadline;
 
     ContextException(String message, boolean deadline) {

@@ -61,7 +61,11 @@ public final class ErrGroup {
     /** A subtask: Go's {@code func() error}, where an error is anything thrown. */
     @FunctionalInterface
     public interface Task {
-        /** Runs the subtask; throwing is failing. */
+        /**
+         * Runs the subtask.
+         *
+         * @throws Exception the task's error (Go's non-nil return)
+         */
         void run() throws Exception;
     }
 

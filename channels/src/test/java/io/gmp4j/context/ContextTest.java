@@ -202,16 +202,23 @@ class ContextTest {
             Cancelable parent = Context.withCancel(Context.background());
             int workers = 6;
             CountDownLatch done = new CountDownLatch(workers + 1);
+            AtomicReference<Throwable> failed = new AtomicReference<>();
             for (int w = 0; w < workers + 1; w++) {
                 Runnable r = () -> {
-                    for (int i = 0; i < perWorker; i++) {
-                        Cancelable k = (i & 1) == 0
-                                ? Context.withCancel(parent.ctx())
-                                : Context.withTimeout(parent.ctx(), Duration.ofNanos(i * 1_000L));
-                        k.cancel();
-                        assertNotNull(k.ctx().err());
+                    try {
+                        for (int i = 0; i < perWorker; i++) {
+                            // some timers fire while cancel runs: both must detach the child
+                            Cancelable k = (i & 1) == 0
+                                    ? Context.withCancel(parent.ctx())
+                                    : Context.withTimeout(parent.ctx(), Duration.ofNanos(i * 1_000L));
+                            k.cancel();
+                            assertNotNull(k.ctx().err());
+                        }
+                    } catch (Throwable t) {
+                        failed.compareAndSet(null, t);
+                    } finally {
+                        done.countDown();
                     }
-                    done.countDown();
                 };
                 if (w < workers) {
                     rt.go(r);
@@ -220,6 +227,7 @@ class ContextTest {
                 }
             }
             TestSupport.await(done, rt::dump);
+            assertNull(failed.get());
             assertEquals(0, ((CancelCtx) parent.ctx()).childCount());
             parent.cancel();
         }
