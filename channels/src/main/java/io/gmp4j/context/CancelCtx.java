@@ -82,14 +82,19 @@ final class CancelCtx implements Context, Canceler {
             s = GoRuntime.defaultRuntime().scheduler();
         }
         RuntimeTimer t = s.newTimer(() -> cancel(true, DEADLINE_EXCEEDED));
+        t.reset(deadlineNanos); // outside the guard: no lock is ever held across the timer heap's
+        boolean canceled;
         guard.lock();
         try {
-            if (err == null) {
-                timer = t;
-                t.reset(deadlineNanos); // under the guard: a racing cancel finds it and stops it
+            canceled = err != null;
+            if (!canceled) {
+                timer = t; // a later cancel finds it and stops it
             }
         } finally {
             guard.unlock();
+        }
+        if (canceled) {
+            t.stop(); // canceled while arming: the timer is not needed (if it fired, cancel was a no-op)
         }
     }
 
