@@ -1,6 +1,7 @@
 package io.gmp4j.chan;
 
 import io.gmp4j.runtime.Scheduler;
+import io.gmp4j.runtime.ShortLock;
 import io.gmp4j.runtime.Waiter;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -114,7 +115,7 @@ public final class Chan<T> implements SendChan<T>, RecvChan<T> {
      */
     void lock() {
         if (!LOCK.compareAndSet(this, 0, 1)) {
-            lockSlow(true);
+            ShortLock.acquireSlow(LOCK, this, true);
         }
     }
 
@@ -125,23 +126,7 @@ public final class Chan<T> implements SendChan<T>, RecvChan<T> {
      */
     void lockHolding() {
         if (!LOCK.compareAndSet(this, 0, 1)) {
-            lockSlow(false);
-        }
-    }
-
-    private void lockSlow(boolean mayYield) {
-        int spins = 0;
-        while (true) {
-            if (lock == 0 && LOCK.compareAndSet(this, 0, 1)) {
-                return;
-            }
-            if (++spins < 64 || !mayYield) {
-                Thread.onSpinWait();
-            } else if (Scheduler.mayYield()) {
-                Thread.yield();
-            } else {
-                mayYield = false; // inside acquirem: keep spinning, do not ask again
-            }
+            ShortLock.acquireSlow(LOCK, this, false);
         }
     }
 

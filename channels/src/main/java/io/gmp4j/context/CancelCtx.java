@@ -1,5 +1,6 @@
 package io.gmp4j.context;
 
+import io.gmp4j.runtime.ShortLock;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.chan.Chan;
 import io.gmp4j.chan.RecvChan;
@@ -29,7 +30,7 @@ final class CancelCtx implements Context, Canceler {
     private final long deadlineNanos;
     private final Instant deadlineAt;
     private final Chan<Void> done = new Chan<>();
-    private final SpinLock guard = new SpinLock();
+    private final ShortLock guard = new ShortLock();
     /** Null while not done; written once, under guard, before done is closed. */
     private volatile ContextException err;
     // Guarded by guard.

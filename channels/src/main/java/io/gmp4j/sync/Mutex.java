@@ -1,5 +1,6 @@
 package io.gmp4j.sync;
 
+import io.gmp4j.runtime.ShortLock;
 import io.gmp4j.runtime.Scheduler;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -45,7 +46,7 @@ public final class Mutex implements Locker {
     private static final int WAITERS = 2;
 
     private volatile int state;
-    private final SpinLock guard = new SpinLock();
+    private final ShortLock guard = new ShortLock();
     private final WaitList waiters = new WaitList();
 
     /** An unlocked mutex (Go's zero {@code sync.Mutex}). */

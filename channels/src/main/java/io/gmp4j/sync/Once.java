@@ -1,5 +1,6 @@
 package io.gmp4j.sync;
 
+import io.gmp4j.runtime.ShortLock;
 import io.gmp4j.runtime.Scheduler;
 
 /**
@@ -14,7 +15,7 @@ import io.gmp4j.runtime.Scheduler;
  */
 public final class Once {
     private volatile boolean done;
-    private final SpinLock guard = new SpinLock();
+    private final ShortLock guard = new ShortLock();
     // Guarded by guard.
     private boolean running;
     private final WaitList waiters = new WaitList();

@@ -1,5 +1,6 @@
 package io.gmp4j.sync;
 
+import io.gmp4j.runtime.ShortLock;
 import io.gmp4j.runtime.Scheduler;
 
 /**
@@ -17,7 +18,7 @@ import io.gmp4j.runtime.Scheduler;
  * {@code [sync.RWMutex.Lock]}, and the deadlock detector sees them as asleep.
  */
 public final class RWMutex implements Locker {
-    private final SpinLock guard = new SpinLock();
+    private final ShortLock guard = new ShortLock();
     // All guarded by guard.
     private int readers;
     private boolean writer;

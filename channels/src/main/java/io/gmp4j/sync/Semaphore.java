@@ -1,5 +1,6 @@
 package io.gmp4j.sync;
 
+import io.gmp4j.runtime.ShortLock;
 import io.gmp4j.context.Context;
 import io.gmp4j.context.ContextException;
 import io.gmp4j.context.StopFunc;
@@ -23,7 +24,7 @@ public final class Semaphore {
     private static final Object CANCELED = new Object();
 
     private final long size;
-    private final SpinLock guard = new SpinLock();
+    private final ShortLock guard = new ShortLock();
     // Guarded by guard.
     private long cur;
     private final WaitList waiters = new WaitList();

@@ -1,5 +1,6 @@
 package io.gmp4j.sync;
 
+import io.gmp4j.runtime.ShortLock;
 import io.gmp4j.Go;
 import io.gmp4j.runtime.Scheduler;
 import java.lang.invoke.MethodHandles;
@@ -36,7 +37,7 @@ public final class WaitGroup {
     }
 
     private volatile long count;
-    private final SpinLock guard = new SpinLock();
+    private final ShortLock guard = new ShortLock();
     private final WaitList waiters = new WaitList();
 
     /** A WaitGroup with counter zero (Go's zero {@code sync.WaitGroup}). */

@@ -1,6 +1,6 @@
 package io.gmp4j.sync;
 
-/** A FIFO of parked {@link WaitNode}s. Guarded by its owner's {@link SpinLock}. */
+/** A FIFO of parked {@link WaitNode}s. Guarded by its owner's {@link io.gmp4j.runtime.ShortLock}. */
 final class WaitList {
     private WaitNode first;
     private WaitNode last;

@@ -5,8 +5,7 @@ import io.gmp4j.chan.Chan;
 import io.gmp4j.chan.RecvChan;
 import io.gmp4j.runtime.RuntimeTimer;
 import io.gmp4j.runtime.Scheduler;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import io.gmp4j.runtime.ShortLock;
 import java.time.Instant;
 
 /**
@@ -26,16 +25,6 @@ import java.time.Instant;
  * holding it, and a spinner always waits for a thread that is running.
  */
 abstract class TimerChannel {
-    private static final VarHandle LOCK;
-
-    static {
-        try {
-            LOCK = MethodHandles.lookup().findVarHandle(TimerChannel.class, "lock", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     /** Capacity one: a value waits there for a slow receiver; later ones are dropped. */
     final Chan<Instant> c = new Chan<>(1);
     final Scheduler sched;
@@ -43,7 +32,7 @@ abstract class TimerChannel {
     private long generation;
     /** Guarded by lock. The runtime timer of the current arming, or null when stopped. */
     private RuntimeTimer armed;
-    private volatile int lock;
+    private final ShortLock lock = new ShortLock();
 
     TimerChannel() {
         Scheduler s = Scheduler.current();
@@ -66,7 +55,7 @@ abstract class TimerChannel {
         // acquirem: the drain below is a channel operation with a safe point, and this goroutine
         // must not be yielded while it holds the lock a timer callback on an M may spin on.
         Scheduler.acquirem();
-        lock();
+        lock.lock();
         try {
             boolean wasPending = armed != null && armed.stop();
             armed = null;
@@ -79,7 +68,7 @@ abstract class TimerChannel {
             }
             return wasPending;
         } finally {
-            unlock();
+            lock.unlock();
             Scheduler.releasem();
         }
     }
@@ -92,13 +81,13 @@ abstract class TimerChannel {
     }
 
     private void fire(long gen, long when) {
-        lock();
+        lock.lock();
         try {
             if (gen == generation) {
                 fired(gen, when);
             }
         } finally {
-            unlock();
+            lock.unlock();
         }
     }
 
@@ -110,15 +99,5 @@ abstract class TimerChannel {
     /** Marks the current arming as done (a one-shot timer that fired). */
     final void disarm() {
         armed = null;
-    }
-
-    private void lock() {
-        while (!LOCK.compareAndSet(this, 0, 1)) {
-            Thread.onSpinWait();
-        }
-    }
-
-    private void unlock() {
-        LOCK.setRelease(this, 0);
     }
 }
