@@ -14,28 +14,11 @@ import static org.junit.jupiter.api.Assertions.*;
 /** GoRuntime.main reports Go's "all goroutines are asleep - deadlock!" and only then. */
 @ExtendWith(NoUncaughtExceptions.class)
 class DeadlockTest {
-    /** Runs rt.main(main) on a platform thread; returns what it threw (null if it returned). */
-    private static Throwable runMain(GoRuntime rt, Runnable main) throws InterruptedException {
-        AtomicReference<Throwable> thrown = new AtomicReference<>();
-        Thread t = new Thread(() -> {
-            try {
-                rt.main(main);
-            } catch (Throwable e) {
-                thrown.set(e);
-            }
-        }, "main-of-" + rt.scheduler());
-        t.setDaemon(true);
-        t.start();
-        t.join(TimeUnit.SECONDS.toMillis(TestSupport.TIMEOUT_S));
-        assertFalse(t.isAlive(), () -> "main neither returned nor reported a deadlock: " + rt.stats()
-                + "\n" + rt.dump());
-        return thrown.get();
-    }
 
     @Test
     void mainParkedForeverIsADeadlock() throws Exception {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(2).name("deadlock-main").build()) {
-            Throwable t = runMain(rt, () -> G.current().park("chan receive"));
+            Throwable t = TestSupport.runMain(rt, () -> G.current().park("chan receive"));
             DeadlockError e = assertInstanceOf(DeadlockError.class, t);
             assertTrue(e.getMessage().startsWith("all goroutines are asleep - deadlock!"), e.getMessage());
             assertTrue(e.getMessage().contains("goroutine 1 [chan receive"), e.getMessage());
@@ -47,7 +30,7 @@ class DeadlockTest {
     @Test
     void twoGoroutinesParkedForeverAreADeadlock() throws Exception {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(2).name("deadlock-two").build()) {
-            Throwable t = runMain(rt, () -> {
+            Throwable t = TestSupport.runMain(rt, () -> {
                 Go.go(() -> G.current().park("select"));
                 G.current().park("chan receive");
             });
@@ -63,7 +46,7 @@ class DeadlockTest {
     void mainReadiedByATimerIsNotADeadlock() throws Exception {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(2).name("deadlock-timer").build()) {
             AtomicLong early = new AtomicLong(-1);
-            Throwable t = runMain(rt, () -> {
+            Throwable t = TestSupport.runMain(rt, () -> {
                 G g = G.current();
                 long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
                 RuntimeTimer timer = rt.scheduler().newTimer(g::ready);
@@ -79,7 +62,7 @@ class DeadlockTest {
     @Test
     void goroutineInThreadSleepIsNotAsleepInGoSense() throws Exception {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(1).name("deadlock-sleep").build()) {
-            Throwable t = runMain(rt, () -> {
+            Throwable t = TestSupport.runMain(rt, () -> {
                 G main = G.current();
                 Go.go(() -> {
                     try {
@@ -98,7 +81,7 @@ class DeadlockTest {
     @Test
     void mainReturningLeavesParkedGoroutinesBehind() throws Exception {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(2).name("deadlock-leftover").build()) {
-            Throwable t = runMain(rt, () -> Go.go(() -> G.current().park("chan receive")));
+            Throwable t = TestSupport.runMain(rt, () -> Go.go(() -> G.current().park("chan receive")));
             assertNull(t, () -> "unexpected " + t);
         }
     }
@@ -107,7 +90,7 @@ class DeadlockTest {
     void mainFailureIsRethrownAsIs() throws Exception {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(1).name("deadlock-failure").build()) {
             IllegalStateException boom = new IllegalStateException("boom");
-            Throwable t = runMain(rt, () -> {
+            Throwable t = TestSupport.runMain(rt, () -> {
                 throw boom;
             });
             assertSame(boom, t);

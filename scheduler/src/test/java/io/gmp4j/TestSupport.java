@@ -91,4 +91,25 @@ public final class TestSupport {
             throw new AssertionError("the goroutine failed", t);
         }
     }
+
+    /**
+     * Runs {@code rt.main(main)} on a platform thread, as a program's main would, and returns
+     * what it threw ({@link DeadlockError} for a deadlock), or null if main returned. Fails if
+     * it does neither within the safety-net timeout.
+     */
+    public static Throwable runMain(GoRuntime rt, Runnable main) throws InterruptedException {
+        java.util.concurrent.atomic.AtomicReference<Throwable> thrown = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread t = Thread.ofPlatform().daemon().name("main-of-" + rt.scheduler()).start(() -> {
+            try {
+                rt.main(main);
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+        });
+        t.join(TimeUnit.SECONDS.toMillis(TIMEOUT_S));
+        if (t.isAlive()) {
+            fail("main neither returned nor reported a deadlock: " + rt.stats() + "\n" + rt.dump());
+        }
+        return thrown.get();
+    }
 }

@@ -58,15 +58,9 @@ public final class Once {
         guard.lock();
         done = true;
         running = false;
-        WaitList woken = new WaitList();
-        WaitNode n;
-        while ((n = waiters.poll()) != null) {
-            woken.enqueue(n);
-        }
+        WaitList woken = waiters.takeAll();
         guard.unlock();
-        while ((n = woken.poll()) != null) {
-            n.waiter.wake();
-        }
+        woken.wakeAll();
     }
 
     /** True once the first {@link #run} has finished (a snapshot). */

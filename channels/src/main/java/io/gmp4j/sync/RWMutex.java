@@ -133,16 +133,10 @@ public final class RWMutex implements Locker {
         WaitNode wake = null;
         if (!waitingReaders.isEmpty()) {
             // Admit every queued reader at once (counted in now, woken after the guard).
-            WaitNode n;
-            WaitList admitted = new WaitList();
-            while ((n = waitingReaders.poll()) != null) {
-                readers++;
-                admitted.enqueue(n);
-            }
+            readers += waitingReaders.size();
+            WaitList admitted = waitingReaders.takeAll();
             guard.unlock();
-            while ((n = admitted.poll()) != null) {
-                n.waiter.wake();
-            }
+            admitted.wakeAll();
             return;
         }
         if (!waitingWriters.isEmpty()) {

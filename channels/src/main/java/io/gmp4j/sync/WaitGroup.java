@@ -112,15 +112,9 @@ public final class WaitGroup {
             guard.unlock();
             return;
         }
-        WaitList woken = new WaitList();
-        WaitNode n;
-        while ((n = waiters.poll()) != null) {
-            woken.enqueue(n);
-        }
+        WaitList woken = waiters.takeAll();
         guard.unlock();
-        while ((n = woken.poll()) != null) {
-            n.waiter.wake();
-        }
+        woken.wakeAll();
     }
 
     /** The counter now (a snapshot, for diagnostics). */

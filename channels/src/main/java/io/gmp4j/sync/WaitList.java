@@ -63,4 +63,37 @@ final class WaitList {
         size--;
         return true;
     }
+
+    /**
+     * Moves every waiter into a new list and leaves this one empty: the owner takes
+     * them under its lock and wakes them with {@link #wakeAll} after releasing it.
+     */
+    WaitList takeAll() {
+        WaitList all = new WaitList();
+        all.first = first;
+        all.last = last;
+        all.size = size;
+        for (WaitNode n = first; n != null; n = n.next) {
+            n.queued = false; // no longer removable from this list
+        }
+        first = null;
+        last = null;
+        size = 0;
+        return all;
+    }
+
+    /** Wakes every waiter of a list made by {@link #takeAll}; called without any lock held. */
+    void wakeAll() {
+        WaitNode n = first;
+        first = null;
+        last = null;
+        size = 0;
+        while (n != null) {
+            WaitNode next = n.next;
+            n.next = null;
+            n.prev = null;
+            n.waiter.wake();
+            n = next;
+        }
+    }
 }

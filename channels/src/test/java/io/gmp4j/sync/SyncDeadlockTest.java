@@ -14,25 +14,11 @@ import static org.junit.jupiter.api.Assertions.*;
 /** Waits on sync primitives are Go waits: the deadlock detector sees them, the dump names them. */
 @ExtendWith(NoUncaughtExceptions.class)
 class SyncDeadlockTest {
-    /** Runs rt.main(main) on a platform thread; returns what it threw (null if it returned). */
-    private static Throwable runMain(GoRuntime rt, Runnable main) throws InterruptedException {
-        AtomicReference<Throwable> thrown = new AtomicReference<>();
-        Thread t = Thread.ofPlatform().daemon().start(() -> {
-            try {
-                rt.main(main);
-            } catch (Throwable e) {
-                thrown.set(e);
-            }
-        });
-        t.join(TimeUnit.SECONDS.toMillis(TestSupport.TIMEOUT_S));
-        assertFalse(t.isAlive(), () -> "main neither returned nor reported a deadlock:\n" + rt.dump());
-        return thrown.get();
-    }
 
     @Test
     void mainWaitingOnAWaitGroupNobodyReleasesIsADeadlock() throws Exception {
         try (GoRuntime rt = Mixed.runtime(2, "wg-deadlock")) {
-            Throwable t = runMain(rt, () -> {
+            Throwable t = TestSupport.runMain(rt, () -> {
                 WaitGroup wg = new WaitGroup();
                 wg.add(1);
                 wg.await();
@@ -46,7 +32,7 @@ class SyncDeadlockTest {
     @Test
     void lockingAMutexTwiceIsADeadlock() throws Exception {
         try (GoRuntime rt = Mixed.runtime(1, "mutex-deadlock")) {
-            Throwable t = runMain(rt, () -> {
+            Throwable t = TestSupport.runMain(rt, () -> {
                 Mutex mu = new Mutex();
                 mu.lock();
                 mu.lock(); // not reentrant
@@ -59,7 +45,7 @@ class SyncDeadlockTest {
     @Test
     void aWaitGroupReleasedByAnotherGoroutineIsNoDeadlock() throws Exception {
         try (GoRuntime rt = Mixed.runtime(1, "wg-ok")) {
-            Throwable t = runMain(rt, () -> {
+            Throwable t = TestSupport.runMain(rt, () -> {
                 WaitGroup wg = new WaitGroup();
                 Mutex mu = new Mutex();
                 mu.lock();
