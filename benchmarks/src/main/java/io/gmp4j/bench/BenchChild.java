@@ -42,6 +42,8 @@ public final class BenchChild {
             switch (bench) {
                 case "spawn", "skynet", "fib" -> runMacro(bench, impl, procs, reps[0], reps[1]);
                 case "floor" -> runFloor(impl, procs, reps[0], reps[1]);
+                case "pingpong", "buffered-1p1c", "buffered-4p4c", "select", "sieve", "threadring" ->
+                        runChan(bench, impl, procs, reps[0], reps[1]);
                 default -> throw new IllegalArgumentException("unknown benchmark '" + bench + "'");
             }
         } catch (Throwable t) {
@@ -108,6 +110,92 @@ public final class BenchChild {
                 System.err.println("stats after " + (warmup + measured) + " reps: " + st);
             }
             printResult(bench, impl, procs, samples, "ms");
+        }
+    }
+
+    /** Operations one run of a channel benchmark performs: its figure is ns per operation. */
+    static long chanOps(String bench) {
+        return switch (bench) {
+            case "pingpong" -> ChanBodies.PINGPONG_N;
+            case "buffered-1p1c", "buffered-4p4c" -> ChanBodies.BUFFERED_N;
+            case "select" -> ChanBodies.SELECT_N;
+            case "sieve" -> 1; // the whole program, in ms
+            case "threadring" -> ringHops();
+            default -> throw new IllegalArgumentException(bench);
+        };
+    }
+
+    /** threadring's hops: 10,000,000, or 1,000,000 under --quick ({@code -Dgmp4j.bench.quick=true}). */
+    static int ringHops() {
+        return Boolean.getBoolean("gmp4j.bench.quick") ? ChanBodies.RING_HOPS_QUICK : ChanBodies.RING_HOPS;
+    }
+
+    /** A channel benchmark body at full size, returning its result for {@link #chanExpected}. */
+    static long chanBody(String bench, BenchChan.Impl impl) {
+        return switch (bench) {
+            case "pingpong" -> ChanBodies.pingpong(impl, ChanBodies.PINGPONG_N);
+            case "buffered-1p1c" -> ChanBodies.buffered(impl, 1, 1, ChanBodies.BUFFERED_N, ChanBodies.BUFFERED_CAP);
+            case "buffered-4p4c" -> ChanBodies.buffered(impl, 4, 4, ChanBodies.BUFFERED_N, ChanBodies.BUFFERED_CAP);
+            case "select" -> ChanBodies.select(impl, ChanBodies.SELECT_N);
+            case "sieve" -> ChanBodies.sieve(impl, ChanBodies.SIEVE_PRIMES, ChanBodies.SIEVE_LAST);
+            case "threadring" -> ChanBodies.threadring(impl, ChanBodies.RING_SIZE, ringHops());
+            default -> throw new IllegalArgumentException(bench);
+        };
+    }
+
+    static long chanExpected(String bench) {
+        return switch (bench) {
+            case "pingpong" -> ChanBodies.PINGPONG_N;
+            case "buffered-1p1c", "buffered-4p4c" -> ChanBodies.bufferedExpected(ChanBodies.BUFFERED_N);
+            case "select" -> ChanBodies.selectExpected(ChanBodies.SELECT_N);
+            case "sieve" -> ChanBodies.sieveExpected(ChanBodies.SIEVE_PRIMES);
+            case "threadring" -> ChanBodies.threadringExpected(ChanBodies.RING_SIZE, ringHops());
+            default -> throw new IllegalArgumentException(bench);
+        };
+    }
+
+    /**
+     * A channel benchmark: ns per operation (sieve: ms per run). pingpong also reports
+     * {@code pingpong-cpu}, the process CPU time per round trip (all threads: spinning shows).
+     */
+    private static void runChan(String bench, String impl, int procs, int warmup, int measured) {
+        BenchChan.Impl chans = BenchChan.impl(impl);
+        long ops = chanOps(bench);
+        boolean ms = bench.equals("sieve");
+        long expected = chanExpected(bench);
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        try (BenchContext ctx = BenchContext.of(impl, procs)) {
+            if (ctx instanceof BenchContext.Gmp4j g) {
+                RUNTIMES.add(g.rt());
+            }
+            List<Double> wall = new ArrayList<>();
+            List<Double> cpu = new ArrayList<>();
+            for (int rep = 0; rep < warmup + measured; rep++) {
+                System.gc();
+                long[] out = new long[3];
+                ctx.run(() -> {
+                    long c0 = os.getProcessCpuTime();
+                    long t0 = System.nanoTime();
+                    long r = chanBody(bench, chans);
+                    out[0] = System.nanoTime() - t0;
+                    out[1] = os.getProcessCpuTime() - c0;
+                    out[2] = r;
+                });
+                Bodies.verify(bench, out[2], expected);
+                if (rep >= warmup) {
+                    wall.add(ms ? out[0] / 1e6 : out[0] / (double) ops);
+                    cpu.add(out[1] / (double) ops);
+                }
+            }
+            String st = ctx.stats();
+            if (!st.isEmpty()) {
+                System.err.println("stats after " + (warmup + measured) + " reps: " + st);
+            }
+            printResult(bench, impl, procs, wall, ms ? "ms" : "ns/op");
+            if (bench.equals("pingpong")) {
+                printResult("pingpong-cpu", impl, procs, cpu, "ns/op");
+            }
         }
     }
 

@@ -22,12 +22,15 @@ public interface BenchContext extends AutoCloseable {
     default void close() {
     }
 
-    /** A context for implementation {@code impl} ("gmp4j" or "jdk") with {@code procs} processors. */
+    /**
+     * A context for implementation {@code impl} ("gmp4j", "jdk", or "jox", whose channels run on
+     * JDK virtual threads like jdk) with {@code procs} processors.
+     */
     static BenchContext of(String impl, int procs) {
         return switch (impl) {
             case "gmp4j" -> new Gmp4j(GoRuntime.builder().maxProcs(procs).name("bench").build());
-            case "jdk" -> new Jdk();
-            default -> throw new IllegalArgumentException("unknown impl '" + impl + "' (gmp4j, jdk)");
+            case "jdk", "jox" -> new Jdk();
+            default -> throw new IllegalArgumentException("unknown impl '" + impl + "' (gmp4j, jdk, jox)");
         };
     }
 

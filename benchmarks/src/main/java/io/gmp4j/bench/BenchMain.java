@@ -34,16 +34,24 @@ import java.util.function.Consumer;
  * Benchmarks: {@code spawn}, {@code skynet}, {@code fib} (whole programs, ms) and {@code floor}
  * (cost floors in ns/op: {@code floor-switch}, {@code floor-switch-locksupport},
  * {@code floor-execute}, {@code floor-spawn-registry-on}, {@code floor-spawn-registry-off}; at
- * procs=1 only). Each child JVM gets {@code <gmp4j.jvmFlags> -Xms2g -Xmx2g -XX:+UseParallelGC}
+ * procs=1 only), and the channel benchmarks {@code pingpong} (+ {@code pingpong-cpu}),
+ * {@code buffered-1p1c}, {@code buffered-4p4c}, {@code select}, {@code sieve},
+ * {@code threadring} (see {@link ChanBodies}; jdk has no select, jox runs only these). Each
+ * child JVM gets {@code <gmp4j.jvmFlags> -Xms2g -Xmx2g -XX:+UseParallelGC}
  * plus the implementation's knob: gmp4j {@code -Dgmp4j.maxprocs=N}; jdk
  * {@code -Djdk.virtualThreadScheduler.parallelism=N -Djdk.virtualThreadScheduler.maxPoolSize=N};
- * go runs {@code benchmarks/go/bin/gmp4jbench} (built with {@code go build} when a {@code go}
+ * jox the jdk flags and, at N=1, {@code -XX:ActiveProcessorCount=1} too (Jox sizes its spinning
+ * from the processor count: compared at its best); go runs {@code benchmarks/go/bin/gmp4jbench} (built with {@code go build} when a {@code go}
  * binary is on PATH, else skipped) with {@code GOMAXPROCS=N}. Extra child JVM flags:
  * {@code -Dgmp4j.bench.childFlags="..."}. Exit status 1 when any child failed.
  */
 public final class BenchMain {
-    static final List<String> BENCHES = List.of("spawn", "skynet", "fib", "floor");
-    static final List<String> IMPLS = List.of("gmp4j", "jdk", "go");
+    static final List<String> BENCHES = List.of("spawn", "skynet", "fib", "floor",
+            "pingpong", "buffered-1p1c", "buffered-4p4c", "select", "sieve", "threadring");
+    /** The channel benchmarks ({@link ChanBodies}): gmp4j, jdk (not select), jox and go. */
+    static final List<String> CHAN_BENCHES = List.of(
+            "pingpong", "buffered-1p1c", "buffered-4p4c", "select", "sieve", "threadring");
+    static final List<String> IMPLS = List.of("gmp4j", "jdk", "jox", "go");
     static final String DEFAULT_JVM_FLAGS =
             "--add-opens java.base/java.lang=ALL-UNNAMED --enable-native-access=ALL-UNNAMED "
                     + "--sun-misc-unsafe-memory-access=allow";
@@ -81,6 +89,10 @@ public final class BenchMain {
          * counts were given it gets 5x the warm-ups and 4x the measured runs.
          */
         String repsFor(String bench) {
+            if (bench.equals("threadring") && reps <= 0 && warmup < 0) {
+                // 10,000,000 hops (quick: 1,000,000) take seconds; one run is 10^7 samples already
+                return quick ? "0+1" : "1+3";
+            }
             boolean shortRun = bench.equals("fib");
             int w = warmup >= 0 || !shortRun ? warmups() : warmups() * 5;
             int m = reps > 0 || !shortRun ? measured() : measured() * 4;
@@ -117,9 +129,11 @@ public final class BenchMain {
         return """
                 usage: BenchMain [name...] [--procs 1,2] [--impls gmp4j,jdk,go] [--json] [--reps N] [--warmup N]
                                  [--quick] [--timeout SECONDS]
-                  names:    spawn skynet fib floor (default: all)
+                  names:    spawn skynet fib floor pingpong buffered-1p1c buffered-4p4c select sieve threadring
+                            (default: all)
                   --procs   GOMAXPROCS / scheduler parallelism values (default 1,2); floor runs at 1 only
-                  --impls   implementations (default gmp4j,jdk,go; go only when a `go` binary is on PATH)
+                  --impls   implementations (default gmp4j,jdk,jox,go; go only when a `go` binary is on PATH;
+                            jox only for the channel benchmarks, jdk not for select)
                   --json    JSON lines instead of a table
                   --reps    measured repetitions (default 5, --quick 3); value = median
                   --warmup  warm-up repetitions (default 3, --quick 1)
@@ -224,12 +238,19 @@ public final class BenchMain {
             for (int procs : procsList) {
                 String reps = opt.repsFor(bench);
                 for (String impl : opt.impls) {
+                    if (impl.equals("jox") && !CHAN_BENCHES.contains(bench)) {
+                        continue; // Jox is a channel library: it has nothing to say on spawn etc.
+                    }
+                    if (impl.equals("jdk") && bench.equals("select")) {
+                        continue; // java.util.concurrent has no select
+                    }
                     if (impl.equals("go")) {
                         if (bench.equals("floor") || goBinary == null) {
                             continue;
                         }
                         List<String> cmd = List.of(goBinary.toString(), bench, reps);
-                        runChild(bench, impl, procs, cmd, Map.of("GOMAXPROCS", Integer.toString(procs)));
+                        runChild(bench, impl, procs, cmd, Map.of("GOMAXPROCS", Integer.toString(procs),
+                                "GMP4J_BENCH_QUICK", opt.quick ? "1" : ""));
                         continue;
                     }
                     List<String> cmd = new ArrayList<>();
@@ -241,9 +262,15 @@ public final class BenchMain {
                     } else {
                         cmd.add("-Djdk.virtualThreadScheduler.parallelism=" + procs);
                         cmd.add("-Djdk.virtualThreadScheduler.maxPoolSize=" + procs);
+                        if (impl.equals("jox") && procs == 1) {
+                            cmd.add("-XX:ActiveProcessorCount=1");
+                        }
                     }
                     cmd.addAll(childFlags);
                     cmd.add("-Dgmp4j.bench.timeout=" + opt.timeoutSeconds);
+                    if (opt.quick) {
+                        cmd.add("-Dgmp4j.bench.quick=true"); // smaller threadring
+                    }
                     cmd.addAll(List.of("-cp", cp, BenchChild.class.getName(), bench, impl,
                             Integer.toString(procs), reps));
                     runChild(bench, impl, procs, cmd, Map.of());
@@ -597,7 +624,7 @@ public final class BenchMain {
             if (g == null) {
                 continue;
             }
-            for (String other : List.of("jdk", "go")) {
+            for (String other : List.of("jdk", "jox", "go")) {
                 Result o = find(bench, other, procs);
                 if (bench.equals("floor-switch-locksupport") && other.equals("jdk")) {
                     o = find("floor-switch", "jdk", procs); // the jdk figure is the same LockSupport ping-pong
@@ -626,8 +653,8 @@ public final class BenchMain {
             }
         }
         // scaling: each impl's own procs=1 / procs=P
-        for (String bench : opt.benches) {
-            if (bench.equals("floor")) {
+        for (String bench : rowKeys().stream().map(Map.Entry::getKey).distinct().toList()) {
+            if (bench.startsWith("floor")) {
                 continue;
             }
             for (String impl : IMPLS) {
