@@ -2,7 +2,6 @@ package io.gmp4j.chan;
 
 import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.runtime.ShortLock;
-import io.gmp4j.runtime.Waiter;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Iterator;
@@ -184,12 +183,13 @@ public final class Chan<T> implements SendChan<T>, RecvChan<T> {
             unlock();
             return false;
         }
-        Waiter w = Waiter.current();
-        Sudog mine = new Sudog(w, this, elem);
+        Sudog mine = Sudog.acquire(this, elem);
         sendq.enqueue(mine);
         unlock();
-        w.park("chan send");
-        if (!mine.success) {
+        mine.waiter.park("chan send");
+        boolean sent = mine.success;
+        mine.release();
+        if (!sent) {
             throw new ChannelClosedException("send on closed channel");
         }
         return true;
@@ -274,12 +274,13 @@ public final class Chan<T> implements SendChan<T>, RecvChan<T> {
             unlock();
             return WOULD_BLOCK;
         }
-        Waiter w = Waiter.current();
-        Sudog mine = new Sudog(w, this, null);
+        Sudog mine = Sudog.acquire(this, null);
         recvq.enqueue(mine);
         unlock();
-        w.park("chan receive");
-        return mine.success ? mine.elem : CLOSED_EMPTY;
+        mine.waiter.park("chan receive");
+        Object v = mine.success ? mine.elem : CLOSED_EMPTY;
+        mine.release();
+        return v;
     }
 
     private boolean emptyRacy() {

@@ -1,5 +1,6 @@
 package io.gmp4j.chan;
 
+import io.gmp4j.runtime.G;
 import io.gmp4j.runtime.Waiter;
 
 /**
@@ -34,5 +35,36 @@ final class Sudog {
         this.waiter = waiter;
         this.chan = chan;
         this.elem = elem;
+    }
+
+    /**
+     * Go's acquireSudog: the record for a plain blocking send or receive by the calling thread.
+     * A goroutine reuses one cached in its G (with its waiter), so a blocking operation
+     * allocates nothing; other threads get a new one.
+     *
+     * <p>Reuse is safe because the one waker of a plain operation reads {@code waiter} before it
+     * calls {@code wake()} and touches the record no more after it, and the record leaves every
+     * queue before that.
+     */
+    static Sudog acquire(Chan<?> c, Object elem) {
+        G g = G.current();
+        if (g != null && g.takeChanCache() instanceof Sudog sg) {
+            sg.waiter.reset();
+            sg.chan = c;
+            sg.elem = elem;
+            sg.success = false;
+            return sg;
+        }
+        return new Sudog(Waiter.current(), c, elem);
+    }
+
+    /** Go's releaseSudog: after the wait, gives a goroutine's record back to its G's cache. */
+    void release() {
+        G g = waiter.goroutine();
+        if (g != null) {
+            elem = null; // keep no value reachable from the cache
+            chan = null;
+            g.cacheForChan(this);
+        }
     }
 }

@@ -45,6 +45,12 @@ public final class G implements Thread.UncaughtExceptionHandler {
      * sees it late only keeps a dead entry one sweep longer.
      */
     boolean dead;
+    /**
+     * A record the channels package reuses for this goroutine's blocking channel operations
+     * (Go's per-P sudog cache): a goroutine waits in at most one plain send or receive at a
+     * time. Only this goroutine reads or writes it.
+     */
+    private Object chanCache;
 
     G(long goid, Scheduler sched) {
         this.goid = goid;
@@ -150,6 +156,18 @@ public final class G implements Thread.UncaughtExceptionHandler {
                 return;
             }
         }
+    }
+
+    /** Takes the record cached by {@link #cacheForChan}, leaving the slot empty; or null. */
+    public Object takeChanCache() {
+        Object c = chanCache;
+        chanCache = null;
+        return c;
+    }
+
+    /** Caches a record for this goroutine's next blocking channel operation. Caller: this goroutine. */
+    public void cacheForChan(Object record) {
+        chanCache = record;
     }
 
     /** Marks this goroutine as inside {@code Syscall.blocking}, for the dump. */
