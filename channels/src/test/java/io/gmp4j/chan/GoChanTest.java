@@ -361,6 +361,17 @@ class GoChanTest {
                 AtomicIntegerArray sentOk = new AtomicIntegerArray(producers * perProducer);
                 Group producing = new Group(rt);
                 Group consuming = new Group(rt);
+                // One blocking receiver goroutine, one polling goroutine, one polling platform
+                // thread. The blocking one parks before the producers start, so that the first
+                // trySend succeeds even on an unbuffered channel.
+                G blocking = consuming.go(() -> {
+                    for (Integer v : c) {
+                        seen.incrementAndGet(v);
+                    }
+                });
+                awaitParked(rt, blocking, "chan receive");
+                consuming.go(() -> pollUntilClosed(c, seen, false));
+                consuming.thread(() -> pollUntilClosed(c, seen, true));
                 for (int p = 0; p < producers; p++) {
                     int base = p * perProducer;
                     boolean platform = p == 2;
@@ -381,14 +392,6 @@ class GoChanTest {
                         producing.go(producer);
                     }
                 }
-                // One blocking receiver goroutine, one polling goroutine, one polling platform thread.
-                consuming.go(() -> {
-                    for (Integer v : c) {
-                        seen.incrementAndGet(v);
-                    }
-                });
-                consuming.go(() -> pollUntilClosed(c, seen, false));
-                consuming.thread(() -> pollUntilClosed(c, seen, true));
                 producing.join();
                 c.close();
                 consuming.join();
