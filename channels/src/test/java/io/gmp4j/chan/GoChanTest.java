@@ -541,4 +541,35 @@ class GoChanTest {
             }
         }
     }
+
+    /**
+     * Channel waits are not interruptible, as in Go: an interrupted platform thread (or
+     * goroutine) stays parked until a value comes, receives it, and finds its interrupt status
+     * set afterwards.
+     */
+    @ParameterizedTest(name = "maxProcs={0}")
+    @ValueSource(ints = {1, 2})
+    void interruptDoesNotEndAWaitButIsKept(int procs) {
+        try (GoRuntime rt = runtime(procs, "chan-interrupt")) {
+            Chan<Integer> c = new Chan<>();
+            Group group = new Group(rt);
+            TestSupport.Body receiver = () -> {
+                assertEquals(5, c.recv());
+                assertTrue(Thread.interrupted(), "the interrupt is re-asserted when the wait ends");
+            };
+            Thread t = group.thread(receiver);
+            G g = group.go(receiver);
+            ChanTestSupport.awaitParked(t);
+            awaitParked(rt, g, "chan receive");
+            t.interrupt();
+            g.thread().interrupt();
+            // Still parked on the channel, not returned: the park loop absorbed the interrupts.
+            ChanTestSupport.awaitParked(t);
+            awaitParked(rt, g, "chan receive");
+            assertEquals(0, c.len());
+            c.send(5);
+            c.send(5);
+            group.join();
+        }
+    }
 }

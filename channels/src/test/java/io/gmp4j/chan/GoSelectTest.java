@@ -8,6 +8,7 @@ import io.gmp4j.TestSupport;
 import io.gmp4j.chan.ChanTestSupport.Group;
 import io.gmp4j.runtime.G;
 import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
@@ -597,7 +598,9 @@ class GoSelectTest {
                     while (true) {
                         s.reset();
                         int r = s.recv(c);
-                        int t = s.timeout(Duration.ofNanos(expect % 3 == 0 ? 0 : 20_000));
+                        // Zero (fires only if nothing is ready) or up to 30 us, around the
+                        // time a sender takes to come back, so that wake-ups race the timer.
+                        int t = s.timeout(Duration.ofNanos(expect % 3 == 0 ? 0 : ThreadLocalRandom.current().nextInt(30_000)));
                         int fired = s.select();
                         if (fired == t) {
                             timeouts.incrementAndGet();
@@ -624,8 +627,81 @@ class GoSelectTest {
                     group.go(selector);
                 }
                 group.join();
+                assertNoWaiters(c);
                 System.out.println("timeout race p" + procs + (platformSelector ? " platform" : " goroutine")
                         + ": " + timeouts.get() + " timeouts for " + n + " values");
+            }
+        }
+    }
+
+    /** Every select has taken its entries off every queue once it returned. */
+    private static void assertNoWaiters(Chan<?>... chans) {
+        for (Chan<?> c : chans) {
+            c.lock();
+            try {
+                assertTrue(c.recvq.isEmpty(), () -> c + ": a receiver entry was left queued");
+                assertTrue(c.sendq.isEmpty(), () -> c + ": a sender entry was left queued");
+            } finally {
+                c.unlock();
+            }
+        }
+    }
+
+    /**
+     * Many selects (goroutines and platform threads) wait on a shared channel and one of their
+     * own; closing the shared one wakes every one of them exactly once, with ok=false on the
+     * shared case, and each takes its other entries off the other channels' queues: nothing
+     * stays queued, and a later send on an own channel waits for a new receiver.
+     */
+    @ParameterizedTest(name = "maxProcs={0}")
+    @ValueSource(ints = {1, 2})
+    void closeWakesEverySelectOnceAndLeavesNoEntries(int procs) {
+        int goroutines = 50;
+        int threads = 4;
+        try (GoRuntime rt = runtime(procs, "select-close-all")) {
+            Chan<Integer> shared = new Chan<>();
+            Chan<Integer> sharedSend = new Chan<>(); // nobody receives: the send case never fires
+            @SuppressWarnings("unchecked")
+            Chan<Integer>[] own = new Chan[goroutines + threads];
+            AtomicInteger woken = new AtomicInteger();
+            Group group = new Group(rt);
+            java.util.List<G> gs = new java.util.ArrayList<>();
+            java.util.List<Thread> ts = new java.util.ArrayList<>();
+            for (int i = 0; i < own.length; i++) {
+                own[i] = new Chan<>();
+                Chan<Integer> mine = own[i];
+                int me = i;
+                TestSupport.Body body = () -> {
+                    Select s = new Select();
+                    s.recv(mine);
+                    int sh = s.recv(shared);
+                    s.send(sharedSend, me);
+                    s.recv(shared); // the same channel twice
+                    int fired = s.select();
+                    assertTrue(fired == sh || fired == 3, "fired " + fired);
+                    assertFalse(s.ok());
+                    assertNull(s.value());
+                    woken.incrementAndGet();
+                };
+                if (i < goroutines) {
+                    gs.add(group.go(body));
+                } else {
+                    ts.add(group.thread(body));
+                }
+            }
+            for (G g : gs) {
+                awaitParked(rt, g, "select");
+            }
+            for (Thread t : ts) {
+                ChanTestSupport.awaitParked(t);
+            }
+            shared.close();
+            group.join();
+            assertEquals(own.length, woken.get());
+            assertNoWaiters(own);
+            assertNoWaiters(shared, sharedSend);
+            for (Chan<Integer> c : own) {
+                assertFalse(c.trySend(1), "a stale select entry took a value");
             }
         }
     }
