@@ -4,6 +4,9 @@ import io.gmp4j.TestSupport;
 import io.gmp4j.chan.Chan;
 import io.gmp4j.chan.ChannelClosedException;
 import io.gmp4j.chan.Recv;
+import kotlin.Unit;
+import kotlin.reflect.jvm.ReflectJvmMapping;
+import org.jetbrains.lincheck.datastructures.DSLThreadScenario;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
@@ -63,18 +66,63 @@ public class ChanLincheckTest {
     }
 
     /**
-     * Model checking explores interleavings of the instrumented code, so even one iteration
-     * covers many. Its first use costs 15-20 s (Lincheck instruments the loaded classes), hence
-     * one iteration in short mode.
+     * Model checking explores interleavings of the instrumented code. Besides random scenarios
+     * it always runs the scenarios that aim at the lock-free fast paths: a tryRecv that saw the
+     * channel empty racing a trySend and a close ("empty, closed, still empty"), and a trySend
+     * that saw it full racing a receive. Lincheck's first use costs 15-20 s (it instruments
+     * the loaded classes), hence few random scenarios in short mode.
      */
     @Test
     void modelChecking() {
         new ModelCheckingOptions()
-                .iterations(TestSupport.stress(30, 1))
-                .invocationsPerIteration(TestSupport.stress(1_000, 100))
+                .iterations(TestSupport.stress(30, 2))
+                .invocationsPerIteration(TestSupport.stress(1_000, 200))
                 .threads(3)
                 .actorsPerThread(3)
+                .addCustomScenario(b -> {
+                    b.parallel(p -> {
+                        p.thread(t -> actors(t, "tryRecv"));
+                        p.thread(t -> actors(t, "trySend", 1, "close"));
+                        return Unit.INSTANCE;
+                    });
+                    return Unit.INSTANCE;
+                })
+                .addCustomScenario(b -> {
+                    b.parallel(p -> {
+                        p.thread(t -> actors(t, "tryRecv", "len"));
+                        p.thread(t -> actors(t, "trySend", 1));
+                        p.thread(t -> actors(t, "close"));
+                        return Unit.INSTANCE;
+                    });
+                    return Unit.INSTANCE;
+                })
+                .addCustomScenario(b -> {
+                    b.initial(t -> actors(t, "trySend", 1, "trySend", 2));
+                    b.parallel(p -> {
+                        p.thread(t -> actors(t, "trySend", 3));
+                        p.thread(t -> actors(t, "tryRecv", "close"));
+                        return Unit.INSTANCE;
+                    });
+                    return Unit.INSTANCE;
+                })
                 .check(this.getClass());
+    }
+
+    /** Adds the operations named in {@code spec} (each trySend followed by its argument). */
+    private static Unit actors(DSLThreadScenario t, Object... spec) {
+        for (int i = 0; i < spec.length; i++) {
+            String name = (String) spec[i];
+            try {
+                if (name.equals("trySend")) {
+                    t.actor(ReflectJvmMapping.getKotlinFunction(ChanLincheckTest.class.getMethod(name, int.class)), spec[++i]);
+                } else {
+                    t.actor(ReflectJvmMapping.getKotlinFunction(ChanLincheckTest.class.getMethod(name)));
+                }
+            } catch (NoSuchMethodException e) {
+                throw new AssertionError(e);
+            }
+        }
+        return Unit.INSTANCE;
     }
 
     @Test
