@@ -283,11 +283,17 @@ public final class Chan<T> implements SendChan<T>, RecvChan<T> {
         return v;
     }
 
+    /**
+     * Lock-free emptiness for the non-blocking receive's fast path. Acquire loads: the
+     * "empty, then closed, then still empty" argument needs this read to stay before the read
+     * of closed that follows it (Go uses atomic loads here; an opaque read could be reordered
+     * after the acquire of closed on a weak memory model).
+     */
     private boolean emptyRacy() {
         if (dataqsiz == 0) {
-            return sendq.isEmpty();
+            return sendq.isEmptyAcquire();
         }
-        return (int) QCOUNT.getOpaque(this) == 0;
+        return (int) QCOUNT.getAcquire(this) == 0;
     }
 
     // =====================================================================================

@@ -5,11 +5,26 @@ package io.gmp4j.chan;
  * lock.
  */
 final class WaitQ {
+    private static final java.lang.invoke.VarHandle FIRST;
+
+    static {
+        try {
+            FIRST = java.lang.invoke.MethodHandles.lookup().findVarHandle(WaitQ.class, "first", Sudog.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private Sudog first;
     private Sudog last;
 
     boolean isEmpty() {
         return first == null;
+    }
+
+    /** Emptiness read without the lock, with acquire semantics (the fast paths only). */
+    boolean isEmptyAcquire() {
+        return FIRST.getAcquire(this) == null;
     }
 
     void enqueue(Sudog sg) {
