@@ -22,12 +22,21 @@ final class Carrier {
     /** Thread.uncaughtExceptionHandler: where a goroutine's thread carries its G (see G.current). */
     private static final VarHandle THREAD_UEH;
     private static final Constructor<?> VT_BUILDER;
+    /** VirtualThread.state, and the values of it that mean "mounted, on its way to park". */
+    private static final VarHandle VT_STATE;
+    private static final int VT_RUNNING;
+    private static final int VT_PARKING;
+    private static final int VT_TIMED_PARKING;
     private static final Throwable FAILURE;
 
     static {
         MethodHandle mh = null;
         Constructor<?> ctor = null;
         VarHandle ueh = null;
+        VarHandle vtState = null;
+        int running = -1;
+        int parking = -1;
+        int timedParking = -1;
         Throwable failure = null;
         try {
             MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(Thread.class, MethodHandles.lookup());
@@ -36,9 +45,19 @@ final class Carrier {
             ctor = builder.getDeclaredConstructor(Executor.class);
             ctor.setAccessible(true);
             ueh = lookup.findVarHandle(Thread.class, "uncaughtExceptionHandler", Thread.UncaughtExceptionHandler.class);
+            Class<?> vt = Class.forName("java.lang.VirtualThread");
+            MethodHandles.Lookup vtLookup = MethodHandles.privateLookupIn(vt, MethodHandles.lookup());
+            vtState = vtLookup.findVarHandle(vt, "state", int.class);
+            running = (int) vtLookup.findStaticVarHandle(vt, "RUNNING", int.class).get();
+            parking = (int) vtLookup.findStaticVarHandle(vt, "PARKING", int.class).get();
+            timedParking = (int) vtLookup.findStaticVarHandle(vt, "TIMED_PARKING", int.class).get();
         } catch (Throwable t) {
             failure = t;
         }
+        VT_STATE = vtState;
+        VT_RUNNING = running;
+        VT_PARKING = parking;
+        VT_TIMED_PARKING = timedParking;
         CURRENT_CARRIER = mh;
         VT_BUILDER = ctor;
         THREAD_UEH = ueh;
@@ -79,6 +98,16 @@ final class Carrier {
     /** Binds {@code g} to its not yet started thread; start() publishes it to the thread. */
     static void bindG(Thread t, G g) {
         THREAD_UEH.set(t, g);
+    }
+
+    /**
+     * True while virtual thread {@code vt} is mounted and not yet parked: running, or in the
+     * middle of parking (the continuation is yielding). An unpark in that window does not move
+     * it: the JDK sets a permit and the thread resubmits itself from its own carrier.
+     */
+    static boolean notYetParked(Thread vt) {
+        int s = (int) VT_STATE.getVolatile(vt);
+        return s == VT_RUNNING || s == VT_PARKING || s == VT_TIMED_PARKING;
     }
 
     /** The M carrying the caller, or null when the caller runs on a thread that is not an M. */

@@ -144,6 +144,9 @@ public final class G implements Thread.UncaughtExceptionHandler {
      * global run queue. Idempotent until the next park.
      */
     public void ready() {
+        if (parkState != READIED && Thread.currentThread().isVirtual() && Carrier.notYetParked(thread)) {
+            awaitParked();
+        }
         while (true) {
             int s = parkState;
             if (s == READIED) {
@@ -169,6 +172,25 @@ public final class G implements Thread.UncaughtExceptionHandler {
     public void cacheForChan(Object record) {
         chanCache = record;
     }
+
+    /**
+     * Spins briefly (about a microsecond) until this goroutine's virtual thread has finished
+     * parking. Called by a goroutine that readies a goroutine still on its way to park, which
+     * can only be running on another P. Go never sees this state: gopark releases the channel
+     * lock only after the goroutine is off its M, so a waker always finds it parked and moves it
+     * to its own runnext. Here the lock is released before the park, and a wake-up in that
+     * window would leave a permit: the goroutine would resume on its own P, and a ping-pong pair
+     * once split across Ps would stay split, paying a cross-core hand-off per message. Waiting
+     * out the park lets the wake-up move it to the waker's P, so the pair comes back together.
+     */
+    private void awaitParked() {
+        for (int i = 0; i < AWAIT_PARKED_SPINS && Carrier.notYetParked(thread); i++) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Bound of {@link #awaitParked}: a park takes a few hundred nanoseconds. */
+    private static final int AWAIT_PARKED_SPINS = 100;
 
     /** Marks this goroutine as inside {@code Syscall.blocking}, for the dump. */
     public void markSyscall(boolean in) {

@@ -2,6 +2,7 @@ package io.gmp4j.runtime;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
 
 // Field layout: JCTools-style superclass chain so that head (CASed by every thief) and tail
 // (written by the owner only) live on different cache lines, away from the object header and
@@ -336,12 +337,15 @@ final class RunQueue extends RunQueueL3Pad {
         }
     }
 
-    /** About 3 microseconds of busy back-off (Go's usleep(3) in runqgrab). */
+    /**
+     * Go's {@code usleep(3)} in runqgrab: the thief sleeps, it does not spin. A 3 us timed park
+     * lasts tens of microseconds on Linux (timer slack), as Go's usleep does, and that length is
+     * part of the design: the spinning M stays counted in nmspinning meanwhile, so the wakeps of
+     * a ping-pong pair on the victim stay no-ops instead of waking an M per round trip, and the
+     * core is free for the victim. (A busy 3 us spin here cost a second core per ping-pong.)
+     */
     private static void backOff() {
-        long deadline = System.nanoTime() + 3_000;
-        while (System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
+        LockSupport.parkNanos(3_000);
     }
 
     /**
