@@ -18,6 +18,9 @@ public final class Examples {
         EXAMPLES.put("sched", new Example(
                 "exercises the GMP scheduler (fan-out, ping-pong, a blocking syscall) and prints Go's schedtrace",
                 SchedDemo::main));
+        EXAMPLES.put("pipeline", new Example(
+                "Go's pipelines: fan-out/fan-in with context cancellation, and a bounded-parallelism SHA-256 of a tree",
+                io.gmp4j.examples.pipeline.PipelineDemo::main));
     }
 
     private Examples() {
