@@ -89,11 +89,11 @@ public final class Conn implements AutoCloseable {
     private boolean writeDeadlineSet;
     private long writeDeadline;
 
-    // --- statistics for tests (written by the writing goroutine only)
+    // --- statistics for tests: written by the writing thread only, volatile for the test's polling
     /** Most outbound bytes seen pending right after a hand-off. */
-    long maxPendingSeen;
+    volatile long maxPendingSeen;
     /** Times a write parked because the channel was not writable. */
-    long writeParks;
+    volatile long writeParks;
 
     Conn(Poller poller, Channel ch) {
         this.poller = poller;
