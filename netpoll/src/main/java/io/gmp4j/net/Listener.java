@@ -117,7 +117,7 @@ public final class Listener implements AutoCloseable {
     /**
      * Stops listening: goroutines parked in {@link #accept} wake with
      * {@link NetClosedException}, connections accepted but not yet returned are closed.
-     * Idempotent.
+     * Returns once the socket is closed. Idempotent.
      */
     @Override
     public void close() {
@@ -141,7 +141,9 @@ public final class Listener implements AutoCloseable {
             c.close();
         }
         poller.listeners.remove(this);
-        server.close();
+        // Wait for the socket to close, as Go's Close does: a dial right after close must find
+        // the port closed, not queue in the backlog of a socket about to close (and be reset).
+        Net.await(poller, server.close(), "IO wait (close)");
     }
 
     /** On the loop: a connection was accepted and its channel initialised. */

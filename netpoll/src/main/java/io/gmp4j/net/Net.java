@@ -141,7 +141,7 @@ public final class Net {
     }
 
     /** Parks the caller until {@code f} completes (its listener runs on the loop, or here if already done). */
-    private static void await(Poller p, ChannelFuture f, String reason) {
+    static void await(Poller p, ChannelFuture f, String reason) {
         if (f.isDone()) {
             return;
         }
