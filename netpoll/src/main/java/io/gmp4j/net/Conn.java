@@ -437,9 +437,11 @@ public final class Conn implements AutoCloseable {
             return;
         }
         ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
-        ch.eventLoop().schedule(() -> {
+        // A peer that stops reading must not keep the socket open for ever: close after the linger.
+        var linger = ch.eventLoop().schedule(() -> {
             ch.close();
         }, Net.LINGER_SECONDS, TimeUnit.SECONDS);
+        ch.closeFuture().addListener(f -> linger.cancel(false));
     }
 
     /** Releases buffered input when the poller shuts down (the runtime closed). */

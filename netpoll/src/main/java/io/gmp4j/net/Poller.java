@@ -20,6 +20,7 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -90,6 +91,9 @@ final class Poller implements NetpollThread {
     final Set<Listener> listeners = ConcurrentHashMap.newKeySet();
     /** Turns run; written by the poller thread only. */
     private volatile long turns;
+    private final AtomicBoolean started = new AtomicBoolean();
+    /** Whether this poller is its runtime's (see {@link #start}). */
+    private boolean attached;
 
     private Poller(Scheduler sched) {
         this.sched = sched;
@@ -97,7 +101,18 @@ final class Poller implements NetpollThread {
         this.thread = Thread.ofPlatform().daemon().name("gmp4j-netpoll-" + ids.incrementAndGet())
                 .unstarted(this::run);
         this.loop = new ManualIoEventLoop(null, thread, transport.factory());
-        thread.start();
+    }
+
+    /**
+     * Starts the thread once. Only the poller that won the attach race ({@code attached}) takes
+     * over the scheduler's executes; a loser is started only to run its loop's shutdown, which
+     * closes the epoll and wake-up descriptors its constructor opened.
+     */
+    private void start(boolean attached) {
+        if (started.compareAndSet(false, true)) {
+            this.attached = attached; // before Thread.start: the thread sees it
+            thread.start();
+        }
     }
 
     /** The poller of the calling goroutine's runtime (the default runtime's for other threads), started on first use. */
@@ -111,11 +126,16 @@ final class Poller implements NetpollThread {
         if (!(np instanceof Poller p)) {
             throw new IllegalStateException("runtime " + s + " already has another network poller: " + np);
         }
+        // Whoever gets the attached poller first starts it (the creator may not have yet: tasks
+        // handed to the loop meanwhile wait in its queue).
+        p.start(true);
         return p;
     }
 
     private void run() {
-        sched.batchExecutesOf(thread, batch);
+        if (attached) {
+            sched.batchExecutesOf(thread, batch);
+        }
         long n = 0;
         while (!loop.isTerminated()) {
             try {
@@ -171,6 +191,7 @@ final class Poller implements NetpollThread {
     @Override
     public void shutdown(long timeoutMillis) {
         loop.shutdownGracefully(0, Math.max(1, timeoutMillis), TimeUnit.MILLISECONDS);
+        start(false); // never started (lost the attach race, or closed first): run the shutdown
         if (Thread.currentThread() != thread) {
             try {
                 thread.join(Math.max(1, timeoutMillis));

@@ -58,6 +58,38 @@ class RuntimeTest extends NetTestBase {
     }
 
     @Test
+    void racingFirstUsesAttachOnePoller() throws Exception {
+        for (int round = 0; round < TestSupport.stress(20, 5); round++) {
+            try (GoRuntime fresh = GoRuntime.builder().name("race").maxProcs(2).build()) {
+                int n = 8;
+                Poller[] seen = new Poller[n];
+                java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(n);
+                AtomicReference<Throwable> failed = new AtomicReference<>();
+                for (int i = 0; i < n; i++) {
+                    int id = i;
+                    fresh.go(() -> {
+                        try (Listener l = Net.listen("127.0.0.1:0"); Conn c = Net.dial(l.address()); Conn s = l.accept()) {
+                            c.write(new byte[]{(byte) id});
+                            byte[] b = new byte[1];
+                            assertEquals(1, s.read(b, 0, 1));
+                            seen[id] = Poller.current();
+                        } catch (Throwable t) {
+                            failed.set(t);
+                        } finally {
+                            done.countDown();
+                        }
+                    });
+                }
+                TestSupport.await(done, () -> fresh.stats().toString());
+                assertNull(failed.get(), () -> "a goroutine failed: " + failed.get());
+                for (Poller p : seen) {
+                    assertSame(seen[0], p, "one poller per runtime");
+                }
+            }
+        }
+    }
+
+    @Test
     void onePollerPerRuntimeClosedWithTheRuntime() throws Exception {
         try (GoRuntime other = GoRuntime.builder().name("other").maxProcs(1).build()) {
             AtomicReference<Poller> a = new AtomicReference<>();
