@@ -84,10 +84,17 @@ public final class Conn implements AutoCloseable {
     private boolean closed;
     /** This side called {@link #closeWrite}. */
     private boolean writeShut;
+    /** A write is in progress: Go's fdMutex write lock, so concurrent writes do not interleave. */
+    private boolean writing;
+    /** Writers waiting for {@link #writing} to clear, first come first served. */
+    private final ArrayList<Waiter> writeLockQueue = new ArrayList<>(1);
     private boolean readDeadlineSet;
     private long readDeadline;
     private boolean writeDeadlineSet;
     private long writeDeadline;
+
+    /** Run once by the first {@link #close} (a limited listener frees a slot); set before the conn is returned. */
+    Runnable onClose;
 
     // --- statistics for tests: written by the writing thread only, volatile for the test's polling
     /** Most outbound bytes seen pending right after a hand-off. */
@@ -265,7 +272,7 @@ public final class Conn implements AutoCloseable {
 
     /**
      * Writes all of {@code b[off, off+len)}, parking while the connection's outbound buffer is
-     * full.
+     * full. Concurrent writes on one connection take turns, whole write by whole write.
      *
      * @throws DeadlineExceededException when the write deadline passes while parked (bytes
      *                                   handed over before it stay sent)
@@ -274,32 +281,83 @@ public final class Conn implements AutoCloseable {
      */
     public void write(byte[] b, int off, int len) throws IOException {
         Objects.checkFromIndexSize(off, len, b.length);
-        while (len > 0) {
-            if (!awaitWritable()) {
-                continue;
+        acquireWrite();
+        try {
+            while (len > 0) {
+                if (!awaitWritable()) {
+                    continue;
+                }
+                int n = Math.min(len, CHUNK);
+                ByteBuf buf = ch.alloc().ioBuffer(n);
+                buf.writeBytes(b, off, n);
+                handOff(buf);
+                off += n;
+                len -= n;
             }
-            int n = Math.min(len, CHUNK);
-            ByteBuf buf = ch.alloc().ioBuffer(n);
-            buf.writeBytes(b, off, n);
-            handOff(buf);
-            off += n;
-            len -= n;
+        } finally {
+            releaseWrite();
         }
     }
 
     /** Writes all of {@code src}'s remaining bytes; see {@link #write(byte[], int, int)}. */
     public void write(ByteBuffer src) throws IOException {
-        while (src.hasRemaining()) {
-            if (!awaitWritable()) {
-                continue;
+        acquireWrite();
+        try {
+            while (src.hasRemaining()) {
+                if (!awaitWritable()) {
+                    continue;
+                }
+                int n = Math.min(src.remaining(), CHUNK);
+                ByteBuf buf = ch.alloc().ioBuffer(n);
+                int limit = src.limit();
+                src.limit(src.position() + n);
+                buf.writeBytes(src);
+                src.limit(limit);
+                handOff(buf);
             }
-            int n = Math.min(src.remaining(), CHUNK);
-            ByteBuf buf = ch.alloc().ioBuffer(n);
-            int limit = src.limit();
-            src.limit(src.position() + n);
-            buf.writeBytes(src);
-            src.limit(limit);
-            handOff(buf);
+        } finally {
+            releaseWrite();
+        }
+    }
+
+    /**
+     * Takes the write lock (Go's {@code fd.writeLock}): one write at a time hands its bytes
+     * over, so two goroutines writing messages to one connection never interleave them.
+     */
+    private void acquireWrite() throws IOException {
+        Waiter w = null;
+        while (true) {
+            lock.lock();
+            try {
+                if (closed) {
+                    throw new NetClosedException("write " + this);
+                }
+                if (!writing) {
+                    writing = true;
+                    return;
+                }
+                w = enqueue(writeLockQueue, w);
+            } finally {
+                lock.unlock();
+            }
+            poller.park(w, "IO wait (write lock)", false, 0);
+        }
+    }
+
+    /** Releases the write lock and wakes the first writer waiting for it (it re-checks). */
+    private void releaseWrite() {
+        Waiter next = null;
+        lock.lock();
+        try {
+            writing = false;
+            if (!writeLockQueue.isEmpty()) {
+                next = writeLockQueue.remove(0);
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (next != null && next.claim(Boolean.TRUE)) {
+            next.wake();
         }
     }
 
@@ -420,12 +478,18 @@ public final class Conn implements AutoCloseable {
             wake = take(readers);
             wake.addAll(writers);
             writers.clear();
+            wake.addAll(writeLockQueue);
+            writeLockQueue.clear();
             releaseInbound();
         } finally {
             lock.unlock();
         }
         wakeAll(wake);
         poller.conns.remove(this);
+        Runnable hook = onClose;
+        if (hook != null) {
+            hook.run(); // a limited listener's slot
+        }
         ch.eventLoop().execute(this::closeOnLoop);
     }
 

@@ -36,6 +36,10 @@ public final class Listener implements AutoCloseable {
     private final ArrayList<Waiter> acceptors = new ArrayList<>(1);
     private boolean acceptRequested;
     private boolean closed;
+    /** Most connections accepted and not yet closed; 0 for no limit ({@link #limit}). */
+    private int maxOpen;
+    /** Connections returned by accept and not yet closed, counted only under a limit. */
+    private int open;
     private IOException error;
 
     Listener(Poller poller) {
@@ -60,8 +64,13 @@ public final class Listener implements AutoCloseable {
                 if (closed) {
                     throw new NetClosedException("accept " + this);
                 }
-                Conn c = backlog.pollFirst();
+                boolean slot = maxOpen == 0 || open < maxOpen;
+                Conn c = slot ? backlog.pollFirst() : null;
                 if (c != null) {
+                    if (maxOpen != 0) {
+                        open++;
+                        c.onClose = this::releaseSlot; // before the conn escapes to the caller
+                    }
                     return c;
                 }
                 if (error != null) {
@@ -76,7 +85,7 @@ public final class Listener implements AutoCloseable {
                     w = Waiter.current();
                 }
                 acceptors.add(w);
-                if (!acceptRequested) {
+                if (slot && !acceptRequested) { // at the limit, leave connections in the kernel's backlog
                     acceptRequested = true;
                     request = true;
                 }
@@ -88,6 +97,38 @@ public final class Listener implements AutoCloseable {
             }
             poller.park(w, "IO wait (accept)", false, 0);
         }
+    }
+
+    /**
+     * Go's {@code netutil.LimitListener}: from now on at most {@code n} connections accepted from
+     * this listener are open at once; {@link #accept} waits for one of them to close. Call
+     * before the first accept.
+     */
+    public Listener limit(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("limit must be >= 1, got " + n);
+        }
+        lock.lock();
+        try {
+            maxOpen = n;
+        } finally {
+            lock.unlock();
+        }
+        return this;
+    }
+
+    /** A connection of a limited listener closed: free its slot and let the acceptors re-check. */
+    private void releaseSlot() {
+        ArrayList<Waiter> wake;
+        lock.lock();
+        try {
+            open--;
+            wake = new ArrayList<>(acceptors);
+            acceptors.clear();
+        } finally {
+            lock.unlock();
+        }
+        wakeAll(wake);
     }
 
     /** The accept request, on the loop; a closed server channel wakes the acceptors instead (they find it closed). */
@@ -201,7 +242,7 @@ public final class Listener implements AutoCloseable {
             try {
                 acceptRequested = false;
                 // Acceptors that arrived during the burst, or a burst that accepted nothing.
-                again = backlog.isEmpty() && !acceptors.isEmpty() && !closed;
+                again = backlog.isEmpty() && !acceptors.isEmpty() && !closed && (maxOpen == 0 || open < maxOpen);
                 if (again) {
                     acceptRequested = true;
                 }

@@ -64,8 +64,9 @@
  * connection wakes every goroutine parked on it with {@code NetClosedException}.
  *
  * <h2>Limits of this version</h2>
- * Concurrent writers on one connection may interleave their chunks (Go serialises whole
- * writes); a write returns once its bytes are queued, so a send failure surfaces on a later
- * call; a connection closed with unsent output keeps sending it for at most 5 s.
+ * A write returns once its bytes are queued (Go's once the kernel took them), so a send
+ * failure surfaces on a later call; a connection closed with unsent output keeps sending it
+ * for at most 5 s. Concurrent writes on one connection take turns whole write by whole write,
+ * as Go's do; concurrent reads may split the stream between them, as Go's may.
  */
 package io.gmp4j.net;
