@@ -63,6 +63,13 @@
  * closed network connection"); end of stream is a read of -1. Closing a listener or
  * connection wakes every goroutine parked on it with {@code NetClosedException}.
  *
+ * <h2>Helpers</h2>
+ * {@link io.gmp4j.net.Listener#limit} (Go's {@code netutil.LimitListener}),
+ * {@link io.gmp4j.net.Io#copy}, {@link io.gmp4j.net.Io#proxy} (a two-way copy with half-close),
+ * {@link io.gmp4j.net.Io.LineReader} (Go's {@code bufio.Scanner} over lines, with a maximum
+ * length); for a buffered writer wrap {@link io.gmp4j.net.Conn#outputStream()} in a
+ * {@link java.io.BufferedOutputStream}.
+ *
  * <h2>Limits of this version</h2>
  * A write returns once its bytes are queued (Go's once the kernel took them), so a send
  * failure surfaces on a later call; a connection closed with unsent output keeps sending it
