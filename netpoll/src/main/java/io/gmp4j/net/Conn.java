@@ -21,6 +21,7 @@ import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
@@ -716,7 +717,12 @@ public final class Conn implements AutoCloseable {
     private static void wakeAll(ArrayList<Waiter> ws) {
         for (Waiter w : ws) {
             if (w.claim(Boolean.TRUE)) {
-                w.wake();
+                try {
+                    w.wake();
+                } catch (RejectedExecutionException e) {
+                    // a goroutine of a closed runtime (its poller closing the sockets): it stays
+                    // abandoned, as the runtime's parked goroutines are; wake the others
+                }
             }
         }
     }

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * A TCP listener: Go's {@code net.Listener}. {@link #accept} parks the calling goroutine until
@@ -222,7 +223,12 @@ public final class Listener implements AutoCloseable {
     private static void wakeAll(ArrayList<Waiter> ws) {
         for (Waiter w : ws) {
             if (w.claim(Boolean.TRUE)) {
-                w.wake();
+                try {
+                    w.wake();
+                } catch (RejectedExecutionException e) {
+                    // a goroutine of a closed runtime (its poller closing the sockets): it stays
+                    // abandoned, as the runtime's parked goroutines are; wake the others
+                }
             }
         }
     }

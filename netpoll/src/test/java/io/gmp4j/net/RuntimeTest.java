@@ -90,6 +90,40 @@ class RuntimeTest extends NetTestBase {
     }
 
     @Test
+    void closingTheRuntimeWakesAPlatformThreadReadingItsConn() throws Exception {
+        GoRuntime other = GoRuntime.builder().name("closing").maxProcs(1).build();
+        AtomicReference<Conn[]> pair = new AtomicReference<>();
+        TestSupport.runInGoroutine(other, () -> {
+            Listener l = Net.listen("127.0.0.1:0");
+            Conn c = Net.dial(l.address());
+            pair.set(new Conn[]{c, l.accept()});
+            // a goroutine parked too, ahead of the platform thread in the wake order
+            io.gmp4j.Go.go(() -> {
+                try {
+                    c.read(new byte[1], 0, 1);
+                } catch (Exception e) {
+                    // abandoned with its runtime
+                }
+            });
+        });
+        Conn c = pair.get()[0];
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        Thread reader = Thread.ofPlatform().daemon().start(() -> {
+            try {
+                outcome.set(c.read(new byte[1], 0, 1));
+            } catch (Exception e) {
+                outcome.set(e);
+            }
+        });
+        TestSupport.awaitCondition(() -> c.parkedReaders() == 2, () -> "readers never parked");
+        other.close();
+        reader.join(TestSupport.TIMEOUT_S * 1000);
+        assertFalse(reader.isAlive(), "a platform thread reading a conn of a closed runtime must wake");
+        assertTrue(outcome.get() instanceof java.io.IOException || Integer.valueOf(-1).equals(outcome.get()),
+                () -> "EOF or an error, got " + outcome.get());
+    }
+
+    @Test
     void onePollerPerRuntimeClosedWithTheRuntime() throws Exception {
         try (GoRuntime other = GoRuntime.builder().name("other").maxProcs(1).build()) {
             AtomicReference<Poller> a = new AtomicReference<>();
