@@ -190,6 +190,10 @@ public final class Conn implements AutoCloseable {
         if (closed) {
             throw new NetClosedException("read " + this);
         }
+        // Go's prepareRead: a passed deadline fails the read even with bytes buffered.
+        if (readDeadlineSet && readDeadline - System.nanoTime() <= 0) {
+            throw new DeadlineExceededException("read " + this);
+        }
         if (!inbound.isEmpty()) {
             return 0; // buffered bytes are delivered even past EOF or an error, as the kernel does
         }
@@ -198,9 +202,6 @@ public final class Conn implements AutoCloseable {
         }
         if (eof || inactive) {
             return -1;
-        }
-        if (readDeadlineSet && readDeadline - System.nanoTime() <= 0) {
-            throw new DeadlineExceededException("read " + this);
         }
         return 0;
     }

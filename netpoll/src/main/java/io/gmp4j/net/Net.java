@@ -158,6 +158,9 @@ public final class Net {
         if (cause instanceof ConnectException || m.contains("refused")) {
             return (IOException) new ConnectException(op + ": connection refused").initCause(cause);
         }
+        if (cause instanceof java.net.BindException || m.contains("address already in use")) {
+            return (IOException) new java.net.BindException(op + ": bind: address already in use").initCause(cause);
+        }
         if (cause instanceof IOException io) {
             return (IOException) new IOException(op + ": " + io.getMessage()).initCause(io);
         }

@@ -154,6 +154,38 @@ class ConnTest extends NetTestBase {
     }
 
     @Test
+    void listenOnAPortInUseFails() throws Exception {
+        go(() -> {
+            try (Listener l = Net.listen("127.0.0.1:0")) {
+                java.net.BindException e = assertThrows(java.net.BindException.class,
+                        () -> Net.listen("127.0.0.1:" + l.address().getPort()));
+                assertTrue(e.getMessage().endsWith("bind: address already in use"), e.getMessage());
+            }
+        });
+    }
+
+    @Test
+    void aPassedReadDeadlineFailsEvenWithBytesBuffered() throws Exception {
+        Conn[] p = pair();
+        Conn c = p[0], s = p[1];
+        try {
+            go(() -> {
+                s.write(new byte[]{1, 2});
+                byte[] b = new byte[1];
+                assertEquals(1, c.read(b, 0, 1)); // one byte read, the other buffered
+                c.setReadDeadline(Instant.now().minusSeconds(1));
+                assertThrows(DeadlineExceededException.class, () -> c.read(b, 0, 1));
+                c.setReadDeadline(null);
+                assertEquals(1, c.read(b, 0, 1));
+                assertEquals(2, b[0]);
+            });
+        } finally {
+            c.close();
+            s.close();
+        }
+    }
+
+    @Test
     void peerResetIsReported() throws Exception {
         try (ServerSocket ss = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             Thread peer = Thread.ofPlatform().start(() -> {
