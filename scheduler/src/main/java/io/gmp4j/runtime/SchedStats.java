@@ -29,12 +29,14 @@ import java.util.Arrays;
  * @param preemptRequests    preempt flags set by sysmon
  * @param injections         tasks injected in batches (netpoll, injectglist)
  * @param threadCapReached   whether an M cap was hit (reported once on stderr)
+ * @param netpoll            the network poller thread's transport and load, or null when none runs
  */
 public record SchedStats(long uptimeMillis, int gomaxprocs, int idleProcs, int threads, int spinningThreads,
                          int idleThreads, int handoffThreads, int globalQueue, int[] localQueues, long[] tasksRun,
                          long goroutinesCreated, long goroutines, long steals, long stolen, long runnextHits,
                          long runnextCapped, long overflows, long fairnessPicks, long handoffs,
-                         long preemptRequests, long injections, boolean threadCapReached) {
+                         long preemptRequests, long injections, boolean threadCapReached,
+                         String netpoll) {
 
     /**
      * Go's schedtrace line, e.g.
@@ -64,7 +66,8 @@ public record SchedStats(long uptimeMillis, int gomaxprocs, int idleProcs, int t
                 + " stolen=" + stolen + " runnextHits=" + runnextHits + " runnextCapped=" + runnextCapped
                 + " overflows=" + overflows + " fairnessPicks=" + fairnessPicks + " handoffs=" + handoffs
                 + " preemptRequests=" + preemptRequests + " injections=" + injections
-                + " handoffThreads=" + handoffThreads + " tasksRun=" + Arrays.toString(tasksRun);
+                + " handoffThreads=" + handoffThreads + " tasksRun=" + Arrays.toString(tasksRun)
+                + (netpoll == null ? "" : " netpoll=[" + netpoll + "]");
     }
 
     @Override

@@ -9,6 +9,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * The goroutine scheduler: a port of Go's {@code runtime/proc.go} onto JDK virtual threads.
@@ -126,6 +128,17 @@ public final class Scheduler implements Executor, AutoCloseable {
     private final AtomicLong lastpoll = new AtomicLong(System.nanoTime());
     /** Deadline of the blocked poll, 0 for none. */
     private volatile long pollUntil;
+    /** The poller on a thread of its own (netpoll module), attached on first use; null until then. */
+    private final AtomicReference<NetpollThread> netpollThread = new AtomicReference<>();
+    /**
+     * The poller thread whose {@link #execute} calls are collected into {@link #injectBatch}
+     * instead of queueing one by one ({@link #batchExecutesOf}). Plain fields: only that thread
+     * writes them (once, before its first turn) and only it can find itself here; any other
+     * thread compares its own identity with whatever value it reads (null or the poller
+     * thread), which is never equal, so a stale read cannot mislead it.
+     */
+    private Thread batchingThread;
+    private TaskBatch injectBatch;
 
     // --- counters
     final LongAdder handoffs = new LongAdder();
@@ -390,7 +403,66 @@ public final class Scheduler implements Executor, AutoCloseable {
                 return;
             }
         }
+        if (Thread.currentThread() == batchingThread) {
+            // The netpoll thread inside a turn: it injects the whole batch at the turn's end.
+            injectBatch.add(task);
+            return;
+        }
         globrunqputAndWake(task);
+    }
+
+    /**
+     * Called by a poller thread that is not an M (a {@link NetpollThread}) on itself, before its
+     * first turn: from then on, tasks it makes runnable ({@code G.ready} unparks a virtual
+     * thread, and the JDK calls {@link #execute} on the unparking thread) are appended to
+     * {@code batch} instead of queueing globally one by one. The poller hands the batch to
+     * {@link #injectglist} at the end of each turn (Go's netpoll result list). Only the calling
+     * thread's executes are affected; call once per scheduler.
+     */
+    public void batchExecutesOf(Thread self, TaskBatch batch) {
+        if (self != Thread.currentThread()) {
+            throw new IllegalStateException("batchExecutesOf: a poller thread registers itself");
+        }
+        if (batchingThread != null) {
+            throw new IllegalStateException("batchExecutesOf: runtime '" + name + "' already has a poller thread");
+        }
+        injectBatch = batch; // before batchingThread: program order on the only thread that reads both
+        batchingThread = self;
+    }
+
+    /**
+     * The runtime's {@link NetpollThread}, started by {@code start} on first use (one per
+     * runtime). If two callers race, one poller wins and the other's is shut down. Go starts
+     * its netpoller lazily too ({@code netpollGenericInit} on the first network operation).
+     *
+     * @throws RejectedExecutionException when the runtime is closed (the new poller is shut down)
+     */
+    public NetpollThread netpollThread(Supplier<? extends NetpollThread> start) {
+        NetpollThread np = netpollThread.get();
+        if (np != null) {
+            return np;
+        }
+        if (life.closed) {
+            throw new RejectedExecutionException("gmp4j runtime '" + name + "' is closed: cannot start its network poller");
+        }
+        NetpollThread mine = start.get();
+        if (!netpollThread.compareAndSet(null, mine)) {
+            mine.shutdown(1_000);
+            return netpollThread.get();
+        }
+        // close() stores closed and then reads netpollThread; we stored netpollThread and now
+        // read closed: both volatile, so at least one of us sees the other and shuts it down
+        // (shutdown is idempotent).
+        if (life.closed) {
+            mine.shutdown(1_000);
+            throw new RejectedExecutionException("gmp4j runtime '" + name + "' is closed: cannot start its network poller");
+        }
+        return mine;
+    }
+
+    /** The attached {@link NetpollThread}, or null. */
+    public NetpollThread netpollThread() {
+        return netpollThread.get();
     }
 
     /**
@@ -1279,6 +1351,10 @@ public final class Scheduler implements Executor, AutoCloseable {
         if (realNetpoller && netpoller.hasWaiters()) {
             return false;
         }
+        NetpollThread npt = netpollThread.get();
+        if (npt != null && npt.hasWaiters()) {
+            return false; // goroutines wait for I/O that the poller thread will ready
+        }
         if (runq.size() > 0) {
             return false;
         }
@@ -1355,6 +1431,7 @@ public final class Scheduler implements Executor, AutoCloseable {
             ran[i] = p.tasksRun;
         }
         int threads, idleThreads, handoffThreads;
+        NetpollThread npt = netpollThread.get();
         long created = spawnedExternally.sum();
         for (M m : allmSnapshot) {
             created += m.spawned(); // another M's counter: a snapshot
@@ -1370,7 +1447,8 @@ public final class Scheduler implements Executor, AutoCloseable {
         return new SchedStats((System.nanoTime() - startNanos) / 1_000_000, gomaxprocs, npidle,
                 threads + 1 /* sysmon */, nmspinning.get(), idleThreads, handoffThreads, runq.size(), lens, ran,
                 created, numGoroutine(), steals, stolen, runnextHits, capped, overflows, fairness,
-                handoffs.sum(), preemptRequests.sum(), injections.sum(), mCapReported);
+                handoffs.sum(), preemptRequests.sum(), injections.sum(), mCapReported,
+                npt == null ? null : npt.describe());
     }
 
     /** Go's GODEBUG=schedtrace line. */
@@ -1416,6 +1494,10 @@ public final class Scheduler implements Executor, AutoCloseable {
         }
         sysmon.shutdown();
         netpoller.wakeup();
+        NetpollThread npt = netpollThread.get();
+        if (npt != null) {
+            npt.shutdown(timeoutMillis);
+        }
         for (M m : ms) {
             m.notewakeup();
         }

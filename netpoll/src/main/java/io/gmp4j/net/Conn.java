@@ -1,0 +1,865 @@
+package io.gmp4j.net;
+
+import io.gmp4j.runtime.ShortLock;
+import io.gmp4j.runtime.Waiter;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.DuplexChannel;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.SocketException;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A TCP connection: Go's {@code net.Conn}, with blocking calls that park only the calling
+ * goroutine while Netty's event loop does the I/O.
+ *
+ * <h2>Reading</h2>
+ * The channel's autoRead is off. A reader with nothing buffered asks the loop for one read
+ * ({@code channel.read()}, handed over as a task) and parks; {@code channelRead} queues the
+ * bytes and wakes the readers. A read returns what is buffered, at least one byte, at most the
+ * caller's length, or -1 at end of stream (as Java streams do; Go returns {@code io.EOF}).
+ *
+ * <h2>Writing</h2>
+ * A write copies the caller's bytes into pooled buffers of at most {@link #CHUNK} bytes and
+ * hands each to the loop; before each it parks while the channel is not writable (the
+ * outbound buffer is over its high watermark, {@link Net#HIGH_WATER}), so a slow peer costs at
+ * most about {@code HIGH_WATER + CHUNK} bytes per connection. Netty counts a buffer as pending
+ * when the goroutine submits it, not when the loop runs the task, so the bound holds across
+ * the hand-off. A write returns once its bytes are queued, like a Go write returns once the
+ * kernel took them; a failure to send surfaces on a later call.
+ *
+ * <h2>Invariants (all under {@link #lock})</h2>
+ * <ul>
+ *   <li>{@code inbound} is non-empty only while nobody waits in {@code readers} for data: a
+ *       {@code channelRead} wakes every reader, and a reader parks only on an empty queue.</li>
+ *   <li>A read is requested from the loop ({@code readRequested}) only while {@code inbound}
+ *       is empty, so buffered input is bounded by one read burst (the receive allocator's
+ *       {@code maxMessagesPerRead} times its largest buffer).</li>
+ *   <li>Every {@link ByteBuf} in {@code inbound} is released exactly once: by the read that
+ *       drains it, or by whoever sets {@code closed} (which also makes later
+ *       {@code channelRead}s release at once).</li>
+ *   <li>A waiter is in {@code readers}/{@code writers} only while its thread is parked or about
+ *       to park; every waker removes it under the lock and wakes it after unlocking, through
+ *       {@link Waiter#claim} because a deadline timer may race.</li>
+ * </ul>
+ */
+public final class Conn implements AutoCloseable {
+    /** The largest buffer one write hands to the loop. */
+    static final int CHUNK = 64 * 1024;
+
+    final Poller poller;
+    final Channel ch;
+    final Handler handler = new Handler();
+    private final Runnable readTask;
+    private final String name;
+
+    private final ShortLock lock = new ShortLock();
+    // --- guarded by lock
+    private final ArrayDeque<ByteBuf> inbound = new ArrayDeque<>();
+    private final ArrayList<Waiter> readers = new ArrayList<>(1);
+    private final ArrayList<Waiter> writers = new ArrayList<>(1);
+    private boolean readRequested;
+    /** The peer shut its output (FIN) or the connection ended without an error. */
+    private boolean eof;
+    /** The channel is closed (by either side, or the loop's shutdown). */
+    private boolean inactive;
+    /** Why the connection failed (reset by peer, broken pipe), or null. */
+    private IOException error;
+    /** This side called {@link #close}. */
+    private boolean closed;
+    /** This side called {@link #closeWrite}. */
+    private boolean writeShut;
+    /** A write is in progress: Go's fdMutex write lock, so concurrent writes do not interleave. */
+    private boolean writing;
+    /** Writers waiting for {@link #writing} to clear, first come first served. */
+    private final ArrayList<Waiter> writeLockQueue = new ArrayList<>(1);
+    private boolean readDeadlineSet;
+    private long readDeadline;
+    private boolean writeDeadlineSet;
+    private long writeDeadline;
+
+    /** Run once by the first {@link #close} (a limited listener frees a slot); set before the conn is returned. */
+    Runnable onClose;
+
+    // --- statistics for tests: written by the writing thread only, volatile for the test's polling
+    /** Most outbound bytes seen pending right after a hand-off. */
+    volatile long maxPendingSeen;
+    /** Times a write parked because the channel was not writable. */
+    volatile long writeParks;
+
+    Conn(Poller poller, Channel ch) {
+        this.poller = poller;
+        this.ch = ch;
+        this.readTask = this::readOnLoop;
+        this.name = "tcp";
+    }
+
+    // =====================================================================================
+    // Reading
+    // =====================================================================================
+
+    /**
+     * Reads at least one and at most {@code len} bytes into {@code b}, parking until some
+     * arrive. Returns the count, or -1 at end of stream ({@code len == 0} returns 0).
+     *
+     * @throws DeadlineExceededException when the read deadline passes first
+     * @throws NetClosedException        when this side closed the connection
+     * @throws SocketException           when the peer reset the connection
+     */
+    public int read(byte[] b, int off, int len) throws IOException {
+        Objects.checkFromIndexSize(off, len, b.length);
+        if (len == 0) {
+            return 0;
+        }
+        Waiter w = null;
+        while (true) {
+            boolean request;
+            boolean timed;
+            long deadline;
+            lock.lock();
+            try {
+                int n = readCheck();
+                if (n != 0) {
+                    return n;
+                }
+                if (!inbound.isEmpty()) {
+                    return copyOut(b, off, len);
+                }
+                w = enqueue(readers, w);
+                request = requestReadLocked();
+                timed = readDeadlineSet;
+                deadline = readDeadline;
+            } finally {
+                lock.unlock();
+            }
+            parkOn(w, readers, request, "IO wait (read)", timed, deadline);
+        }
+    }
+
+    /** Reads into {@code dst}'s remaining space, as {@link #read(byte[], int, int)} does. */
+    public int read(ByteBuffer dst) throws IOException {
+        if (!dst.hasRemaining()) {
+            return 0;
+        }
+        Waiter w = null;
+        while (true) {
+            boolean request;
+            boolean timed;
+            long deadline;
+            lock.lock();
+            try {
+                int n = readCheck();
+                if (n != 0) {
+                    return n;
+                }
+                if (!inbound.isEmpty()) {
+                    return copyOut(dst);
+                }
+                w = enqueue(readers, w);
+                request = requestReadLocked();
+                timed = readDeadlineSet;
+                deadline = readDeadline;
+            } finally {
+                lock.unlock();
+            }
+            parkOn(w, readers, request, "IO wait (read)", timed, deadline);
+        }
+    }
+
+    /**
+     * Caller holds the lock. Throws for a closed or failed connection and a passed deadline,
+     * returns -1 at end of stream with nothing buffered, 0 to go on.
+     */
+    private int readCheck() throws IOException {
+        if (closed) {
+            throw new NetClosedException("read " + this);
+        }
+        // Go's prepareRead: a passed deadline fails the read even with bytes buffered.
+        if (readDeadlineSet && readDeadline - System.nanoTime() <= 0) {
+            throw new DeadlineExceededException("read " + this);
+        }
+        if (!inbound.isEmpty()) {
+            return 0; // buffered bytes are delivered even past EOF or an error, as the kernel does
+        }
+        if (error != null) {
+            throw copy(error);
+        }
+        if (eof || inactive) {
+            return -1;
+        }
+        return 0;
+    }
+
+    /**
+     * The read request, on the loop. The input may have ended between the request and now
+     * (the FIN came with the previous burst): asking the channel to read then fails in epoll
+     * (the fd may be gone from the epoll set), so wake the readers instead; they find EOF.
+     */
+    private void readOnLoop() {
+        if (ch.isActive() && !(ch instanceof DuplexChannel d && d.isInputShutdown())) {
+            ch.read();
+            return;
+        }
+        ArrayList<Waiter> wake;
+        lock.lock();
+        try {
+            readRequested = false;
+            eof = true;
+            wake = take(readers);
+        } finally {
+            lock.unlock();
+        }
+        wakeAll(wake);
+    }
+
+    /** Caller holds the lock: true if the caller must hand a read request to the loop. */
+    private boolean requestReadLocked() {
+        if (readRequested) {
+            return false;
+        }
+        readRequested = true;
+        return true;
+    }
+
+    private int copyOut(byte[] b, int off, int len) {
+        int n = 0;
+        while (n < len && !inbound.isEmpty()) {
+            ByteBuf buf = inbound.peekFirst();
+            int k = Math.min(len - n, buf.readableBytes());
+            buf.readBytes(b, off + n, k);
+            n += k;
+            if (!buf.isReadable()) {
+                inbound.pollFirst().release();
+            }
+        }
+        return n;
+    }
+
+    private int copyOut(ByteBuffer dst) {
+        int n = 0;
+        while (dst.hasRemaining() && !inbound.isEmpty()) {
+            ByteBuf buf = inbound.peekFirst();
+            int k = Math.min(dst.remaining(), buf.readableBytes());
+            int limit = dst.limit();
+            dst.limit(dst.position() + k);
+            buf.readBytes(dst);
+            dst.limit(limit);
+            n += k;
+            if (!buf.isReadable()) {
+                inbound.pollFirst().release();
+            }
+        }
+        return n;
+    }
+
+    // =====================================================================================
+    // Writing
+    // =====================================================================================
+
+    /**
+     * Writes all of {@code b[off, off+len)}, parking while the connection's outbound buffer is
+     * full. Concurrent writes on one connection take turns, whole write by whole write.
+     *
+     * @throws DeadlineExceededException when the write deadline passes while parked (bytes
+     *                                   handed over before it stay sent)
+     * @throws NetClosedException        when this side closed the connection
+     * @throws SocketException           when the connection broke or its output was shut
+     */
+    public void write(byte[] b, int off, int len) throws IOException {
+        Objects.checkFromIndexSize(off, len, b.length);
+        acquireWrite();
+        try {
+            while (len > 0) {
+                if (!awaitWritable()) {
+                    continue;
+                }
+                int n = Math.min(len, CHUNK);
+                ByteBuf buf = ch.alloc().ioBuffer(n);
+                buf.writeBytes(b, off, n);
+                handOff(buf);
+                off += n;
+                len -= n;
+            }
+        } finally {
+            releaseWrite();
+        }
+    }
+
+    /** Writes all of {@code src}'s remaining bytes; see {@link #write(byte[], int, int)}. */
+    public void write(ByteBuffer src) throws IOException {
+        acquireWrite();
+        try {
+            while (src.hasRemaining()) {
+                if (!awaitWritable()) {
+                    continue;
+                }
+                int n = Math.min(src.remaining(), CHUNK);
+                ByteBuf buf = ch.alloc().ioBuffer(n);
+                int limit = src.limit();
+                src.limit(src.position() + n);
+                buf.writeBytes(src);
+                src.limit(limit);
+                handOff(buf);
+            }
+        } finally {
+            releaseWrite();
+        }
+    }
+
+    /**
+     * Takes the write lock (Go's {@code fd.writeLock}): one write at a time hands its bytes
+     * over, so two goroutines writing messages to one connection never interleave them.
+     */
+    private void acquireWrite() throws IOException {
+        Waiter w = null;
+        while (true) {
+            lock.lock();
+            try {
+                if (closed) {
+                    throw new NetClosedException("write " + this);
+                }
+                if (!writing) {
+                    writing = true;
+                    return;
+                }
+                w = enqueue(writeLockQueue, w);
+            } finally {
+                lock.unlock();
+            }
+            poller.park(w, "IO wait (write lock)", false, 0);
+        }
+    }
+
+    /** Releases the write lock and wakes the first writer waiting for it (it re-checks). */
+    private void releaseWrite() {
+        Waiter next = null;
+        lock.lock();
+        try {
+            writing = false;
+            if (!writeLockQueue.isEmpty()) {
+                next = writeLockQueue.remove(0);
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (next != null && next.claim(Boolean.TRUE)) {
+            next.wake();
+        }
+    }
+
+    /** Writes all of {@code b}. */
+    public void write(byte[] b) throws IOException {
+        write(b, 0, b.length);
+    }
+
+    /**
+     * The waiter of the last write park, reused by the same thread's next one ({@link Waiter#reusable}
+     * checks the thread, so a concurrent writer that reads another's waiter here makes its own).
+     */
+    private Waiter lastWaiter;
+
+    /**
+     * True when the caller may hand over a buffer now; false after parking until writable (the
+     * caller loops). Throws for closed, failed or shut connections and a passed deadline.
+     */
+    private boolean awaitWritable() throws IOException {
+        Waiter w;
+        boolean timed;
+        long deadline;
+        lock.lock();
+        try {
+            if (closed) {
+                throw new NetClosedException("write " + this);
+            }
+            if (writeShut) {
+                throw new SocketException("write " + this + ": broken pipe (write side shut by closeWrite)");
+            }
+            if (error != null) {
+                throw copy(error);
+            }
+            if (inactive) {
+                throw new SocketException("write " + this + ": broken pipe");
+            }
+            if (writeDeadlineSet && writeDeadline - System.nanoTime() <= 0) {
+                throw new DeadlineExceededException("write " + this);
+            }
+            // Read isWritable under the lock: channelWritabilityChanged takes the lock after
+            // Netty flipped the flag, so either we see it writable here or the handler finds us
+            // in writers.
+            if (ch.isWritable()) {
+                return true;
+            }
+            w = enqueue(writers, lastWaiter);
+            timed = writeDeadlineSet;
+            deadline = writeDeadline;
+        } finally {
+            lock.unlock();
+        }
+        writeParks++;
+        lastWaiter = w;
+        parkOn(w, writers, false, "IO wait (write)", timed, deadline);
+        return false;
+    }
+
+    private void handOff(ByteBuf buf) {
+        // Ownership of buf passes to Netty here: it releases it once written, or on failure.
+        // Failures reach Handler.exceptionCaught through the void promise.
+        ch.writeAndFlush(buf, ch.voidPromise());
+        ChannelOutboundBuffer ob = ch.unsafe().outboundBuffer();
+        if (ob != null) {
+            long pending = ob.totalPendingWriteBytes();
+            if (pending > maxPendingSeen) {
+                maxPendingSeen = pending;
+            }
+        }
+    }
+
+    /**
+     * Shuts the write side (TCP FIN) once everything written so far is sent; reading goes on.
+     * Go's {@code TCPConn.CloseWrite}.
+     */
+    public void closeWrite() throws IOException {
+        ArrayList<Waiter> wake;
+        lock.lock();
+        try {
+            if (closed) {
+                throw new NetClosedException("close " + this);
+            }
+            if (writeShut) {
+                return;
+            }
+            writeShut = true;
+            wake = take(writers);
+        } finally {
+            lock.unlock();
+        }
+        wakeAll(wake);
+        // The empty write completes after every write queued before it: shut the output then
+        // (shutting it at once would fail the writes still in Netty's outbound buffer).
+        ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener((ChannelFutureListener) f -> {
+            if (f.channel() instanceof DuplexChannel d && f.channel().isActive()) {
+                d.shutdownOutput();
+            }
+        });
+    }
+
+    // =====================================================================================
+    // Closing and deadlines
+    // =====================================================================================
+
+    /**
+     * Closes the connection: every goroutine parked on it wakes with {@link NetClosedException},
+     * and so does every later operation. Bytes already written are still sent (for at most
+     * {@link Net#LINGER_SECONDS}); buffered input is dropped. Idempotent.
+     */
+    @Override
+    public void close() {
+        ArrayList<Waiter> wake;
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            wake = take(readers);
+            wake.addAll(writers);
+            writers.clear();
+            wake.addAll(writeLockQueue);
+            writeLockQueue.clear();
+            releaseInbound();
+        } finally {
+            lock.unlock();
+        }
+        wakeAll(wake);
+        poller.conns.remove(this);
+        Runnable hook = onClose;
+        if (hook != null) {
+            hook.run(); // a limited listener's slot
+        }
+        ch.eventLoop().execute(this::closeOnLoop);
+    }
+
+    /** On the loop, after every write handed over before close: flush them, then close. */
+    private void closeOnLoop() {
+        ChannelOutboundBuffer ob = ch.unsafe().outboundBuffer();
+        if (ob == null || ob.totalPendingWriteBytes() == 0 || !ch.isActive()) {
+            ch.close();
+            return;
+        }
+        ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        // A peer that stops reading must not keep the socket open for ever: close after the linger.
+        var linger = ch.eventLoop().schedule(() -> {
+            ch.close();
+        }, Net.LINGER_SECONDS, TimeUnit.SECONDS);
+        ch.closeFuture().addListener(f -> linger.cancel(false));
+    }
+
+    /** Releases buffered input when the poller shuts down (the runtime closed). */
+    void discard() {
+        lock.lock();
+        try {
+            closed = true;
+            releaseInbound();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Caller holds the lock and has set {@code closed}. */
+    private void releaseInbound() {
+        ByteBuf buf;
+        while ((buf = inbound.pollFirst()) != null) {
+            buf.release();
+        }
+    }
+
+    /** Sets the read and write deadlines; see {@link #setReadDeadline}. */
+    public void setDeadline(Instant t) {
+        setReadDeadline(t);
+        setWriteDeadline(t);
+    }
+
+    /**
+     * Go's {@code SetReadDeadline}: reads parked now and later fail with
+     * {@link DeadlineExceededException} once {@code t} passes; a time in the past fails them at
+     * once; null (or {@link Instant#EPOCH}, Go's zero time) clears it. Parked reads wake and
+     * re-check, so a later deadline extends them.
+     */
+    public void setReadDeadline(Instant t) {
+        ArrayList<Waiter> wake;
+        lock.lock();
+        try {
+            readDeadlineSet = t != null && !t.equals(Instant.EPOCH);
+            readDeadline = readDeadlineSet ? toNanoTime(t) : 0;
+            wake = take(readers);
+        } finally {
+            lock.unlock();
+        }
+        wakeAll(wake);
+    }
+
+    /** Go's {@code SetWriteDeadline}; see {@link #setReadDeadline}. */
+    public void setWriteDeadline(Instant t) {
+        ArrayList<Waiter> wake;
+        lock.lock();
+        try {
+            writeDeadlineSet = t != null && !t.equals(Instant.EPOCH);
+            writeDeadline = writeDeadlineSet ? toNanoTime(t) : 0;
+            wake = take(writers);
+        } finally {
+            lock.unlock();
+        }
+        wakeAll(wake);
+    }
+
+    static long toNanoTime(Instant t) {
+        long now = System.nanoTime();
+        Instant wall = Instant.now();
+        long d;
+        try {
+            d = java.time.Duration.between(wall, t).toNanos();
+        } catch (ArithmeticException e) {
+            d = t.isBefore(wall) ? Long.MIN_VALUE / 4 : Long.MAX_VALUE / 4;
+        }
+        d = Math.max(Long.MIN_VALUE / 4, Math.min(Long.MAX_VALUE / 4, d));
+        return now + d;
+    }
+
+    // =====================================================================================
+    // Addresses and views
+    // =====================================================================================
+
+    /** This side's address. */
+    public InetSocketAddress localAddress() {
+        return (InetSocketAddress) ch.localAddress();
+    }
+
+    /** The peer's address. */
+    public InetSocketAddress remoteAddress() {
+        return (InetSocketAddress) ch.remoteAddress();
+    }
+
+    /** A stream reading from this connection; closing it closes the connection. */
+    public InputStream inputStream() {
+        return new InputStream() {
+            @Override
+            public int read() throws IOException {
+                byte[] one = new byte[1];
+                int n = Conn.this.read(one, 0, 1);
+                return n < 0 ? -1 : one[0] & 0xff;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                return Conn.this.read(b, off, len);
+            }
+
+            @Override
+            public int available() {
+                lock.lock();
+                try {
+                    int n = 0;
+                    for (ByteBuf buf : inbound) {
+                        n += buf.readableBytes();
+                    }
+                    return n;
+                } finally {
+                    lock.unlock();
+                }
+            }
+
+            @Override
+            public void close() {
+                Conn.this.close();
+            }
+        };
+    }
+
+    /** A stream writing to this connection (unbuffered: each write is handed over); closing it closes the connection. */
+    public OutputStream outputStream() {
+        return new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                Conn.this.write(new byte[]{(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                Conn.this.write(b, off, len);
+            }
+
+            @Override
+            public void close() {
+                Conn.this.close();
+            }
+        };
+    }
+
+    /** Readers parked now (tests). */
+    int parkedReaders() {
+        lock.lock();
+        try {
+            return readers.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name + " " + fmt(ch.localAddress()) + "->" + fmt(ch.remoteAddress());
+    }
+
+    private static String fmt(java.net.SocketAddress a) {
+        if (a instanceof InetSocketAddress i && i.getAddress() != null) {
+            return i.getAddress().getHostAddress() + ":" + i.getPort();
+        }
+        return String.valueOf(a);
+    }
+
+    // =====================================================================================
+    // Waiting
+    // =====================================================================================
+
+    /** Caller holds the lock: adds the calling thread's waiter (reused when it may be) to {@code q}. */
+    private static Waiter enqueue(ArrayList<Waiter> q, Waiter w) {
+        if (w != null && w.reusable()) {
+            w.reset();
+        } else {
+            w = Waiter.current();
+        }
+        q.add(w);
+        return w;
+    }
+
+    /**
+     * Hands a read request to the loop if asked, then parks on {@code w}. If the deadline won,
+     * takes {@code w} off {@code q} (the caller loops and throws).
+     */
+    private void parkOn(Waiter w, ArrayList<Waiter> q, boolean requestRead, String reason, boolean timed,
+                        long deadline) {
+        if (requestRead) {
+            ch.eventLoop().execute(readTask);
+        }
+        if (!poller.park(w, reason, timed, deadline)) {
+            lock.lock();
+            try {
+                q.remove(w);
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** Caller holds the lock: empties {@code q} into a list to wake after unlocking. */
+    private static ArrayList<Waiter> take(ArrayList<Waiter> q) {
+        ArrayList<Waiter> out = new ArrayList<>(q);
+        q.clear();
+        return out;
+    }
+
+    /** Wakes what {@link #take} took; a waiter whose deadline already claimed it is skipped. */
+    private static void wakeAll(ArrayList<Waiter> ws) {
+        for (Waiter w : ws) {
+            if (w.claim(Boolean.TRUE)) {
+                try {
+                    w.wake();
+                } catch (RejectedExecutionException e) {
+                    // a goroutine of a closed runtime (its poller closing the sockets): it stays
+                    // abandoned, as the runtime's parked goroutines are; wake the others
+                }
+            }
+        }
+    }
+
+    private static IOException copy(IOException e) {
+        IOException c = e instanceof SocketException ? new SocketException(e.getMessage()) : new IOException(e.getMessage());
+        c.initCause(e);
+        return c;
+    }
+
+    static IOException translate(String op, Throwable cause) {
+        String m = String.valueOf(cause.getMessage()).toLowerCase(java.util.Locale.ROOT);
+        if (m.contains("reset")) {
+            return (IOException) new SocketException(op + ": connection reset by peer").initCause(cause);
+        }
+        if (m.contains("broken pipe")) {
+            return (IOException) new SocketException(op + ": broken pipe").initCause(cause);
+        }
+        return cause instanceof IOException io ? io : new IOException(op + ": " + cause, cause);
+    }
+
+    // =====================================================================================
+    // The loop side
+    // =====================================================================================
+
+    /** The connection's handler on the event loop: every method runs on the poller thread. */
+    final class Handler extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ByteBuf buf = (ByteBuf) msg; // this handler now owns it
+            ArrayList<Waiter> wake;
+            lock.lock();
+            try {
+                if (closed || !buf.isReadable()) {
+                    buf.release();
+                    return;
+                }
+                inbound.addLast(buf);
+                wake = readers.isEmpty() ? null : take(readers);
+            } finally {
+                lock.unlock();
+            }
+            if (wake != null) {
+                wakeAll(wake);
+            }
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            boolean again;
+            lock.lock();
+            try {
+                readRequested = false;
+                // A reader that came while this read burst ran found readRequested set and
+                // parked without asking: ask for it now.
+                again = inbound.isEmpty() && !readers.isEmpty() && !closed && !eof && error == null;
+                if (again) {
+                    readRequested = true;
+                }
+            } finally {
+                lock.unlock();
+            }
+            if (again) {
+                ctx.read();
+            }
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+            if (evt instanceof ChannelInputShutdownEvent) {
+                ArrayList<Waiter> wake;
+                lock.lock();
+                try {
+                    eof = true;
+                    readRequested = false;
+                    wake = take(readers);
+                } finally {
+                    lock.unlock();
+                }
+                wakeAll(wake);
+            }
+            ctx.fireUserEventTriggered(evt);
+        }
+
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+            if (ctx.channel().isWritable()) {
+                ArrayList<Waiter> wake;
+                lock.lock();
+                try {
+                    wake = take(writers);
+                } finally {
+                    lock.unlock();
+                }
+                wakeAll(wake);
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ArrayList<Waiter> wake;
+            lock.lock();
+            try {
+                if (error == null) {
+                    error = translate((cause.getMessage() != null && cause.getMessage().toLowerCase(java.util.Locale.ROOT)
+                            .contains("pipe") ? "write " : "read ") + Conn.this, cause);
+                }
+                wake = take(readers);
+                wake.addAll(writers);
+                writers.clear();
+            } finally {
+                lock.unlock();
+            }
+            wakeAll(wake);
+            ctx.close();
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            ArrayList<Waiter> wake;
+            lock.lock();
+            try {
+                inactive = true;
+                wake = take(readers);
+                wake.addAll(writers);
+                writers.clear();
+                if (closed) {
+                    releaseInbound();
+                }
+            } finally {
+                lock.unlock();
+            }
+            wakeAll(wake);
+            if (closed) {
+                poller.conns.remove(Conn.this);
+            }
+        }
+    }
+}

@@ -1,0 +1,192 @@
+package io.gmp4j.net;
+
+import io.gmp4j.runtime.Scheduler;
+import io.gmp4j.runtime.Waiter;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Go's {@code io} and {@code bufio} helpers that network code leans on: {@link #copy},
+ * a two-way {@link #proxy}, and a {@link LineReader} with a maximum line length. For a buffered
+ * writer, wrap {@link Conn#outputStream()} in a {@link java.io.BufferedOutputStream}.
+ */
+public final class Io {
+    /** Go's io.Copy buffer size. */
+    static final int COPY_BUFFER = 32 * 1024;
+
+    private Io() {
+    }
+
+    /** Go's {@code io.Copy}: copies {@code src} to {@code dst} until EOF; returns the bytes copied. */
+    public static long copy(Conn dst, Conn src) throws IOException {
+        byte[] buf = new byte[COPY_BUFFER];
+        long total = 0;
+        int n;
+        while ((n = src.read(buf, 0, buf.length)) >= 0) {
+            dst.write(buf, 0, n);
+            total += n;
+        }
+        return total;
+    }
+
+    /** {@link #copy(Conn, Conn)} between streams (for example a file and a {@link Conn#outputStream()}). */
+    public static long copy(OutputStream dst, InputStream src) throws IOException {
+        return src.transferTo(dst);
+    }
+
+    /**
+     * Copies both ways between {@code a} and {@code b} (a proxy's inner loop): {@code b}'s input
+     * to {@code a} in a new goroutine, {@code a}'s input to {@code b} in the caller. Each
+     * direction half-closes its destination at EOF ({@link Conn#closeWrite}), so each peer sees
+     * the other's EOF. Returns when both directions ended, with the bytes each way
+     * ({@code [a->b, b->a]}); the first failure is thrown (the connections stay open: the caller
+     * closes them).
+     */
+    public static long[] proxy(Conn a, Conn b) throws IOException {
+        Waiter done = Waiter.current();
+        long[] counts = new long[2];
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        Runnable back = () -> {
+            try {
+                counts[1] = copy(a, b);
+                a.closeWrite();
+            } catch (Throwable t) {
+                failed.compareAndSet(null, t);
+            } finally {
+                done.wake(); // its one wake: the park below
+            }
+        };
+        if (!Scheduler.goFromCurrent(back)) {
+            a.poller.sched.go(back);
+        }
+        IOException mine = null;
+        try {
+            counts[0] = copy(b, a);
+            b.closeWrite();
+        } catch (IOException e) {
+            mine = e;
+        }
+        // Wait for the other direction. The wake publishes counts[1] and failed (Waiter.wake's
+        // release on the goroutine's park state, acquire in park).
+        a.poller.park(done, "IO wait (proxy)", false, 0);
+        if (mine != null) {
+            throw mine;
+        }
+        Throwable t = failed.get();
+        if (t instanceof IOException io) {
+            throw io;
+        }
+        if (t instanceof RuntimeException re) {
+            throw re;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return counts;
+    }
+
+    /**
+     * Go's {@code bufio.Scanner} with {@code ScanLines}: reads lines ended by {@code \n} (a
+     * preceding {@code \r} is dropped), at most {@code maxLine} bytes each. Not thread-safe.
+     */
+    public static final class LineReader {
+        private final InputStream in;
+        private final int maxLine;
+        private byte[] buf;
+        private int start;
+        private int end;
+        private boolean eof;
+
+        /** Reads lines from {@code in}, failing on a line longer than {@code maxLine} bytes. */
+        public LineReader(InputStream in, int maxLine) {
+            if (maxLine < 1) {
+                throw new IllegalArgumentException("maxLine must be >= 1, got " + maxLine);
+            }
+            this.in = in;
+            this.maxLine = maxLine;
+            this.buf = new byte[Math.min(4096, maxLine + 1)];
+        }
+
+        /** Reads lines from a connection. */
+        public LineReader(Conn c, int maxLine) {
+            this(c.inputStream(), maxLine);
+        }
+
+        /**
+         * The next line without its terminator (decoded as UTF-8), or null at EOF. A last line
+         * without {@code \n} is returned as a line.
+         *
+         * @throws IOException with Go's message "bufio.Scanner: token too long" for a line over
+         *                     the maximum (the reader is unusable after it)
+         */
+        public String readLine() throws IOException {
+            int scanned = start;
+            while (true) {
+                for (int i = scanned; i < end; i++) {
+                    if (buf[i] == '\n') {
+                        int lineEnd = i > start && buf[i - 1] == '\r' ? i - 1 : i;
+                        if (lineEnd - start > maxLine) {
+                            throw new IOException("bufio.Scanner: token too long");
+                        }
+                        String s = new String(buf, start, lineEnd - start, StandardCharsets.UTF_8);
+                        start = i + 1;
+                        return s;
+                    }
+                }
+                scanned = end;
+                if (end - start > maxLine + 1) { // + 1: room for a '\r' before the '\n'
+                    throw new IOException("bufio.Scanner: token too long");
+                }
+                if (eof) {
+                    if (start == end) {
+                        return null;
+                    }
+                    String s = new String(buf, start, end - start, StandardCharsets.UTF_8);
+                    start = end;
+                    return s;
+                }
+                if (end == buf.length) {
+                    if (start > 0) { // compact
+                        System.arraycopy(buf, start, buf, 0, end - start);
+                        end -= start;
+                        scanned -= start;
+                        start = 0;
+                    } else {
+                        buf = Arrays.copyOf(buf, Math.min(buf.length * 2, maxLine + 2));
+                        if (end == buf.length) {
+                            throw new IOException("bufio.Scanner: token too long");
+                        }
+                    }
+                }
+                int n = in.read(buf, end, buf.length - end);
+                if (n < 0) {
+                    eof = true;
+                } else {
+                    end += n;
+                }
+            }
+        }
+
+        /** Reads exactly {@code n} more bytes (buffered ones first), for line-then-body protocols. */
+        public byte[] readFully(int n) throws IOException {
+            byte[] out = new byte[n];
+            int k = Math.min(n, end - start);
+            System.arraycopy(buf, start, out, 0, k);
+            start += k;
+            while (k < n) {
+                int r = in.read(out, k, n - k);
+                if (r < 0) {
+                    throw new EOFException("unexpected EOF: " + (n - k) + " bytes missing");
+                }
+                k += r;
+            }
+            return out;
+        }
+    }
+}

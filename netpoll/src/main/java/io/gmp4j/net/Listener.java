@@ -1,0 +1,302 @@
+package io.gmp4j.net;
+
+import io.gmp4j.runtime.ShortLock;
+import io.gmp4j.runtime.Waiter;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * A TCP listener: Go's {@code net.Listener}. {@link #accept} parks the calling goroutine until
+ * a connection arrives.
+ *
+ * <p>The server channel's autoRead is off, as a connection's is: an acceptor with no connection
+ * queued asks the loop for one read (Netty accepts up to {@code maxMessagesPerRead}
+ * connections from the kernel's backlog) and parks; each accepted channel is queued here and
+ * wakes the acceptors. Connections the program does not accept wait in the kernel's backlog,
+ * not here.
+ *
+ * <p>Invariants (under {@link #lock}): {@code backlog} is non-empty only while no acceptor
+ * waits; an accept read is requested only while {@code backlog} is empty; once
+ * {@code closed}, the backlog is empty and every connection that still arrives is closed.
+ */
+public final class Listener implements AutoCloseable {
+    final Poller poller;
+    private Channel server;
+    final Handler handler = new Handler();
+
+    private final ShortLock lock = new ShortLock();
+    // --- guarded by lock
+    private final ArrayDeque<Conn> backlog = new ArrayDeque<>();
+    private final ArrayList<Waiter> acceptors = new ArrayList<>(1);
+    private boolean acceptRequested;
+    private boolean closed;
+    /** Most connections accepted and not yet closed; 0 for no limit ({@link #limit}). */
+    private int maxOpen;
+    /** Connections returned by accept and not yet closed, counted only under a limit. */
+    private int open;
+    private IOException error;
+
+    Listener(Poller poller) {
+        this.poller = poller;
+    }
+
+    void bound(Channel server) {
+        this.server = server;
+    }
+
+    /**
+     * Waits for and returns the next connection.
+     *
+     * @throws NetClosedException when the listener is closed (also for an accept parked at the time)
+     */
+    public Conn accept() throws IOException {
+        Waiter w = null;
+        while (true) {
+            boolean request = false;
+            lock.lock();
+            try {
+                if (closed) {
+                    throw new NetClosedException("accept " + this);
+                }
+                boolean slot = maxOpen == 0 || open < maxOpen;
+                Conn c = slot ? backlog.pollFirst() : null;
+                if (c != null) {
+                    if (maxOpen != 0) {
+                        open++;
+                        c.onClose = this::releaseSlot; // before the conn escapes to the caller
+                    }
+                    return c;
+                }
+                if (error != null) {
+                    IOException e = new IOException("accept " + this + ": " + error.getMessage());
+                    e.initCause(error);
+                    error = null; // a transient failure (EMFILE): report once, then try again
+                    throw e;
+                }
+                if (w != null && w.reusable()) {
+                    w.reset();
+                } else {
+                    w = Waiter.current();
+                }
+                acceptors.add(w);
+                if (slot && !acceptRequested) { // at the limit, leave connections in the kernel's backlog
+                    acceptRequested = true;
+                    request = true;
+                }
+            } finally {
+                lock.unlock();
+            }
+            if (request) {
+                server.eventLoop().execute(this::acceptOnLoop);
+            }
+            poller.park(w, "IO wait (accept)", false, 0);
+        }
+    }
+
+    /**
+     * Go's {@code netutil.LimitListener}: from now on at most {@code n} connections accepted from
+     * this listener are open at once; {@link #accept} waits for one of them to close. Call
+     * before the first accept.
+     */
+    public Listener limit(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("limit must be >= 1, got " + n);
+        }
+        lock.lock();
+        try {
+            maxOpen = n;
+        } finally {
+            lock.unlock();
+        }
+        return this;
+    }
+
+    /** A connection of a limited listener closed: free its slot and let the acceptors re-check. */
+    private void releaseSlot() {
+        ArrayList<Waiter> wake;
+        lock.lock();
+        try {
+            open--;
+            wake = new ArrayList<>(acceptors);
+            acceptors.clear();
+        } finally {
+            lock.unlock();
+        }
+        wakeAll(wake);
+    }
+
+    /** The accept request, on the loop; a closed server channel wakes the acceptors instead (they find it closed). */
+    private void acceptOnLoop() {
+        if (server.isActive()) {
+            server.read();
+            return;
+        }
+        ArrayList<Waiter> wake;
+        lock.lock();
+        try {
+            acceptRequested = false;
+            closed = true;
+            wake = new ArrayList<>(acceptors);
+            acceptors.clear();
+        } finally {
+            lock.unlock();
+        }
+        wakeAll(wake);
+    }
+
+    /** The address it listens on (with the port the system chose for port 0). */
+    public InetSocketAddress address() {
+        return (InetSocketAddress) server.localAddress();
+    }
+
+    /**
+     * Stops listening: goroutines parked in {@link #accept} wake with
+     * {@link NetClosedException}, connections accepted but not yet returned are closed.
+     * Returns once the socket is closed. Idempotent.
+     */
+    @Override
+    public void close() {
+        ArrayList<Waiter> wake;
+        ArrayList<Conn> drop;
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            wake = new ArrayList<>(acceptors);
+            acceptors.clear();
+            drop = new ArrayList<>(backlog);
+            backlog.clear();
+        } finally {
+            lock.unlock();
+        }
+        wakeAll(wake);
+        for (Conn c : drop) {
+            c.close();
+        }
+        poller.listeners.remove(this);
+        // Wait for the socket to close, as Go's Close does: a dial right after close must find
+        // the port closed, not queue in the backlog of a socket about to close (and be reset).
+        Net.await(poller, server.close(), "IO wait (close)");
+    }
+
+    /** On the loop: a connection was accepted and its channel initialised. */
+    void offer(Conn c) {
+        ArrayList<Waiter> wake;
+        lock.lock();
+        try {
+            if (!closed) {
+                backlog.addLast(c);
+                wake = new ArrayList<>(acceptors);
+                acceptors.clear();
+            } else {
+                wake = null;
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (wake == null) {
+            c.close();
+            return;
+        }
+        wakeAll(wake);
+    }
+
+    /** Acceptors parked now (tests). */
+    int parkedAcceptors() {
+        lock.lock();
+        try {
+            return acceptors.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static void wakeAll(ArrayList<Waiter> ws) {
+        for (Waiter w : ws) {
+            if (w.claim(Boolean.TRUE)) {
+                try {
+                    w.wake();
+                } catch (RejectedExecutionException e) {
+                    // a goroutine of a closed runtime (its poller closing the sockets): it stays
+                    // abandoned, as the runtime's parked goroutines are; wake the others
+                }
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        InetSocketAddress a = server == null ? null : (InetSocketAddress) server.localAddress();
+        return "tcp " + (a == null ? "?" : a.getAddress().getHostAddress() + ":" + a.getPort());
+    }
+
+    /** The server channel's handler, ahead of Netty's acceptor; runs on the poller thread. */
+    final class Handler extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            boolean again;
+            lock.lock();
+            try {
+                acceptRequested = false;
+                // Acceptors that arrived during the burst, or a burst that accepted nothing.
+                again = backlog.isEmpty() && !acceptors.isEmpty() && !closed && (maxOpen == 0 || open < maxOpen);
+                if (again) {
+                    acceptRequested = true;
+                }
+            } finally {
+                lock.unlock();
+            }
+            if (again) {
+                ctx.read();
+            }
+            ctx.fireChannelReadComplete();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ArrayList<Waiter> wake;
+            lock.lock();
+            try {
+                error = cause instanceof IOException io ? io : new IOException(cause);
+                acceptRequested = false;
+                wake = new ArrayList<>(acceptors);
+                acceptors.clear();
+            } finally {
+                lock.unlock();
+            }
+            wakeAll(wake);
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            // The loop shut down (runtime closed) or the socket failed: fail accepts as closed.
+            ArrayList<Waiter> wake;
+            ArrayList<Conn> drop;
+            lock.lock();
+            try {
+                closed = true;
+                wake = new ArrayList<>(acceptors);
+                acceptors.clear();
+                drop = new ArrayList<>(backlog);
+                backlog.clear();
+            } finally {
+                lock.unlock();
+            }
+            wakeAll(wake);
+            for (Conn c : drop) {
+                c.close();
+            }
+            poller.listeners.remove(Listener.this);
+            ctx.fireChannelInactive();
+        }
+    }
+}

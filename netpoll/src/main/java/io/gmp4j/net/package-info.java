@@ -1,0 +1,79 @@
+/**
+ * Blocking-style TCP networking for goroutines, on Netty 4.2: Go's {@code net} package shape
+ * ({@link io.gmp4j.net.Net#listen}, {@link io.gmp4j.net.Listener#accept},
+ * {@link io.gmp4j.net.Net#dial}, {@link io.gmp4j.net.Conn#read}/{@link io.gmp4j.net.Conn#write},
+ * deadlines, half-close) where a blocking call parks only the calling goroutine.
+ * <pre>{@code
+ * Go.main(() -> {
+ *     try (Listener l = Net.listen(":8080")) {
+ *         while (true) {
+ *             Conn c = l.accept();
+ *             go(() -> {                      // one goroutine per connection
+ *                 byte[] buf = new byte[4096];
+ *                 try (c) {
+ *                     for (int n; (n = c.read(buf, 0, buf.length)) > 0; ) {
+ *                         c.write(buf, 0, n);  // echo
+ *                     }
+ *                 } catch (IOException e) { ... }
+ *             });
+ *         }
+ *     }
+ * });
+ * }</pre>
+ *
+ * <h2>The poller: a thread of the runtime's own</h2>
+ * Each runtime that uses the network gets one poller: a platform thread without a P (like
+ * sysmon) that owns a Netty {@code ManualIoEventLoop} with the epoll {@code IoHandler} when
+ * the native transport loads, NIO otherwise (the stats say which: {@code netpoll=[epoll ...]}).
+ * This is option (a) of issue 4; in Go any idle M may poll, but a {@code ManualIoEventLoop} has
+ * one owning thread for life, so the per-P alternative (b) needs connections bound to Ps and
+ * is left for a measured comparison.
+ *
+ * <p>Readiness enters the scheduler as Go's netpoll does: the goroutines readied during one
+ * event-loop turn are injected as one batch ({@code Scheduler.injectglist}: to the global
+ * queue, with an M started per idle P). The wake-ups themselves are ordinary
+ * {@code G.ready} calls; the scheduler recognises its poller thread in {@code execute} and
+ * collects them instead of queueing one by one ({@code Scheduler.batchExecutesOf}).
+ *
+ * <h2>How a runtime gets its poller</h2>
+ * Lazily: the first {@code Net.listen} or {@code Net.dial} in a goroutine starts the poller of
+ * that goroutine's runtime (from any other thread, the default runtime's) and attaches it with
+ * {@code Scheduler.netpollThread(start)}, as Go starts its poller on the first network
+ * operation. Chosen over the builder's {@code .netpoller(...)} because (1) {@code Go.main} and
+ * the default runtime then need no set-up to use the network; (2) a runtime that never touches
+ * the network pays for no thread and no epoll fd; (3) the builder's {@code Netpoller} is the
+ * hook for Ms polling themselves (option (b)), which this design does not use. Once attached,
+ * the runtime owns it: {@code checkdead} counts goroutines parked on it as waiting for an
+ * external event (not a deadlock), its stats describe it, and {@code GoRuntime.close()} shuts
+ * its event loop and thread down (closing every socket).
+ *
+ * <h2>Reads, writes and memory</h2>
+ * autoRead is off: a read with nothing buffered asks the loop for one read and parks; what a
+ * connection buffers unread is bounded by one read request (4 buffers of at most 64 KiB).
+ * Writes copy into pooled buffers handed to the loop and park while the connection's outbound
+ * buffer is above its high watermark (128 KiB), so a slow peer costs bounded memory. Every
+ * pooled buffer is released exactly once (the tests run Netty's leak detector at PARANOID and
+ * fail on a report).
+ *
+ * <h2>Errors</h2>
+ * Java's exception types with Go's messages: {@link java.net.ConnectException}
+ * ("connection refused"), {@link java.net.SocketException} ("connection reset by peer",
+ * "broken pipe"), {@link io.gmp4j.net.DeadlineExceededException} ("i/o timeout", a
+ * {@link java.net.SocketTimeoutException}), {@link io.gmp4j.net.NetClosedException} ("use of
+ * closed network connection"); end of stream is a read of -1. Closing a listener or
+ * connection wakes every goroutine parked on it with {@code NetClosedException}.
+ *
+ * <h2>Helpers</h2>
+ * {@link io.gmp4j.net.Listener#limit} (Go's {@code netutil.LimitListener}),
+ * {@link io.gmp4j.net.Io#copy}, {@link io.gmp4j.net.Io#proxy} (a two-way copy with half-close),
+ * {@link io.gmp4j.net.Io.LineReader} (Go's {@code bufio.Scanner} over lines, with a maximum
+ * length); for a buffered writer wrap {@link io.gmp4j.net.Conn#outputStream()} in a
+ * {@link java.io.BufferedOutputStream}.
+ *
+ * <h2>Limits of this version</h2>
+ * A write returns once its bytes are queued (Go's once the kernel took them), so a send
+ * failure surfaces on a later call; a connection closed with unsent output keeps sending it
+ * for at most 5 s. Concurrent writes on one connection take turns whole write by whole write,
+ * as Go's do; concurrent reads may split the stream between them, as Go's may.
+ */
+package io.gmp4j.net;
