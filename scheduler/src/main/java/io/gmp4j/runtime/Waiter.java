@@ -91,8 +91,12 @@ public final class Waiter {
      * previous wait ended (so no waker still holds it).
      */
     public void reset() {
-        woken = false;
-        CLAIM.setRelease(this, null);
+        if (g == null) {
+            woken = false; // only other threads use it; a volatile store is a full fence on x86
+        }
+        // Plain-mode reset is enough: the next wait publishes this waiter under a lock (or by a
+        // CAS), which orders the reset before any claim a waker makes on it.
+        CLAIM.set(this, null);
     }
 
     /**
