@@ -299,7 +299,7 @@ abstract class ActorCell<T> implements ActorRef<T> {
             system.failed(this, why);
         }
         if (finishNow) {
-            finish();
+            finish(true);
         } else {
             for (ActorCell<?> k : kids) {
                 k.stop();
@@ -338,12 +338,17 @@ abstract class ActorCell<T> implements ActorRef<T> {
             unlock();
         }
         if (finishNow) {
-            finish();
+            finish(false);
         }
     }
 
-    /** Once, after every child finished: free the name, die, tell the watchers and the parent. */
-    private void finish() {
+    /**
+     * Once, after every child finished: free the name, die, dead-letter the mailbox, tell the
+     * watchers and the parent. {@code consumer}: the caller holds the consumer role (it is the
+     * actor's own run or goroutine, stopping without children), so it drains right here, and
+     * the messages that were waiting are dead letters before any watcher hears of the death.
+     */
+    private void finish(boolean consumer) {
         if (named) {
             system.unregister(name, this);
         }
@@ -361,11 +366,19 @@ abstract class ActorCell<T> implements ActorRef<T> {
         dead = true;
         // Whatever is left in the mailbox: drained here if nobody holds the consumer role, else
         // by its holder, which re-checks after its release (hasWork sees dead).
-        if (STATE.compareAndSet(this, IDLE, SCHEDULED)) {
+        if (consumer) {
+            drainDead(); // the caller's release() re-checks for late arrivals
+        } else if (STATE.compareAndSet(this, IDLE, SCHEDULED)) {
             drainDead();
             release();
         }
         onFinished();
+        // Counted as gone before anyone hears of it: a watcher sees liveActors() without it.
+        if (parent == null) {
+            system.topLevelTerminated(this);
+        } else {
+            system.actorGone();
+        }
         if (ws != null) {
             Terminated t = new Terminated(this, why);
             for (DeathListener l : ws.values()) {
@@ -378,8 +391,6 @@ abstract class ActorCell<T> implements ActorRef<T> {
         }
         if (parent != null) {
             parent.childTerminated(this);
-        } else {
-            system.topLevelTerminated(this);
         }
     }
 

@@ -2,9 +2,11 @@ package io.gmp4j.actor;
 
 import io.gmp4j.chan.Chan;
 import io.gmp4j.chan.RecvChan;
+import io.gmp4j.chan.Select;
 import io.gmp4j.runtime.RuntimeTimer;
 import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.runtime.ShortLock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
@@ -137,27 +139,62 @@ public final class Reply<R> {
      */
     public R get() {
         if (!done) {
-            if (Scheduler.current() != null && !Thread.currentThread().isVirtual()) {
-                throw new IllegalStateException("Reply.get() in a behaviour actor would block its M: use pipeTo");
-            }
-            Chan<Object> dc;
-            lock.lock();
-            try {
-                if (!done) {
-                    if (doneChan == null) {
-                        doneChan = new Chan<>();
-                    }
-                    dc = doneChan;
-                } else {
-                    dc = null;
-                }
-            } finally {
-                lock.unlock();
-            }
+            Chan<Object> dc = doneChan();
             if (dc != null) {
                 dc.recv(); // returns once closed by complete
             }
         }
+        return outcome();
+    }
+
+    /**
+     * Like {@link #get()}, waiting at most {@code wait} (whatever the ask's own timeout): for
+     * callers that bound every wait, and for replies without a timeout such as
+     * {@link ActorSystem#whenTerminated}.
+     *
+     * <pre>{@code
+     * Terminated t = system.whenTerminated(worker).get(Duration.ofSeconds(5));
+     * }</pre>
+     *
+     * @throws AskTimeoutException    if still pending after {@code wait} (the reply stays pending)
+     * @throws ActorStoppedException  if the actor stopped first
+     * @throws IllegalStateException  when called from a behaviour actor
+     */
+    public R get(Duration wait) {
+        if (!done) {
+            Chan<Object> dc = doneChan();
+            if (dc != null) {
+                Select s = new Select();
+                int closed = s.recv(dc);
+                s.timeout(wait);
+                if (s.select() != closed) {
+                    throw new AskTimeoutException(what + " still pending after " + wait);
+                }
+            }
+        }
+        return outcome();
+    }
+
+    /** The channel complete() closes, or null if already complete. */
+    private Chan<Object> doneChan() {
+        if (Scheduler.current() != null && !Thread.currentThread().isVirtual()) {
+            throw new IllegalStateException("Reply.get() in a behaviour actor would block its M: use pipeTo");
+        }
+        lock.lock();
+        try {
+            if (done) {
+                return null;
+            }
+            if (doneChan == null) {
+                doneChan = new Chan<>();
+            }
+            return doneChan;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private R outcome() {
         Throwable f = failure;
         if (f instanceof AskTimeoutException e) {
             throw new AskTimeoutException(e.getMessage()); // this thread's stack
