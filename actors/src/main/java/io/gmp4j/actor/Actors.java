@@ -1,6 +1,7 @@
 package io.gmp4j.actor;
 
 import io.gmp4j.GoRuntime;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Static entry points on a process-wide default {@link ActorSystem} that runs on the default
@@ -17,7 +18,7 @@ import io.gmp4j.GoRuntime;
  * }</pre>
  */
 public final class Actors {
-    private static volatile ActorSystem defaultSystem;
+    private static final AtomicReference<ActorSystem> DEFAULT = new AtomicReference<>();
 
     private Actors() {
     }
@@ -30,14 +31,13 @@ public final class Actors {
      * }</pre>
      */
     public static ActorSystem system() {
-        ActorSystem s = defaultSystem;
+        ActorSystem s = DEFAULT.get();
         if (s == null) {
-            synchronized (Actors.class) { // once per JVM, from whichever thread comes first
-                s = defaultSystem;
-                if (s == null) {
-                    s = ActorSystem.builder().name("actors").runtime(GoRuntime.defaultRuntime()).build();
-                    defaultSystem = s;
-                }
+            // A system on a runtime it does not own starts no thread: a loser's copy is garbage.
+            ActorSystem mine = ActorSystem.builder().name("actors").runtime(GoRuntime.defaultRuntime()).build();
+            s = DEFAULT.compareAndExchange(null, mine);
+            if (s == null) {
+                s = mine;
             }
         }
         return s;
