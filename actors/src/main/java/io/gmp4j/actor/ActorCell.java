@@ -101,6 +101,8 @@ abstract class ActorCell<T> implements ActorRef<T> {
     private HashSet<ActorCell<?>> children;
     private LinkedHashMap<Object, DeathListener> watchers;
     private boolean watchersClosed;
+    /** The actors this one watches: deduplicates watch, and is unwatched when this one dies. */
+    private HashSet<ActorCell<?>> watching;
 
     /** Told when a watched actor terminates. */
     @FunctionalInterface
@@ -354,14 +356,22 @@ abstract class ActorCell<T> implements ActorRef<T> {
         }
         Map<Object, DeathListener> ws;
         Throwable why;
+        HashSet<ActorCell<?>> watched;
         lock();
         try {
             ws = watchers;
             watchers = null;
             watchersClosed = true;
             why = reason;
+            watched = watching;
+            watching = null;
         } finally {
             unlock();
+        }
+        if (watched != null) {
+            for (ActorCell<?> c : watched) {
+                c.removeWatcher(this); // a dead watcher needs no notice
+            }
         }
         dead = true;
         // Whatever is left in the mailbox: drained here if nobody holds the consumer role, else
@@ -402,6 +412,22 @@ abstract class ActorCell<T> implements ActorRef<T> {
         lock();
         try {
             return reason;
+        } finally {
+            unlock();
+        }
+    }
+
+    /** Adds or removes {@code c} from the actors this one watches; false if nothing changed. */
+    final boolean setWatching(ActorCell<?> c, boolean on) {
+        lock();
+        try {
+            if (on) {
+                if (watching == null) {
+                    watching = new HashSet<>();
+                }
+                return watching.add(c);
+            }
+            return watching != null && watching.remove(c);
         } finally {
             unlock();
         }
@@ -486,18 +512,32 @@ abstract class ActorCell<T> implements ActorRef<T> {
 
         @Override
         public void watch(ActorRef<?> other) {
-            ActorCell.watch(other, ActorCell.this, t -> deliver(t));
+            watch0(other, this::deliver);
         }
 
         @Override
         public void watchWith(ActorRef<?> other, Function<Terminated, ? extends T> toMessage) {
-            ActorCell.watch(other, ActorCell.this, t -> tell(toMessage.apply(t)));
+            watch0(other, t -> tell(toMessage.apply(t)));
+        }
+
+        private void watch0(ActorRef<?> other, DeathListener l) {
+            if (!(other instanceof ActorCell<?> c)) {
+                throw new IllegalArgumentException("cannot watch " + other + ": not an actor of an ActorSystem");
+            }
+            if (!setWatching(c, true)) {
+                return; // already watching it: still one notice
+            }
+            ActorCell.watch(c, ActorCell.this, t -> {
+                setWatching(c, false);
+                l.onTerminated(t);
+            });
         }
 
         @Override
         public void unwatch(ActorRef<?> other) {
             if (other instanceof ActorCell<?> c) {
                 c.removeWatcher(ActorCell.this);
+                setWatching(c, false);
             }
         }
 

@@ -90,8 +90,9 @@ public interface ActorContext<T> {
     /**
      * Monitors {@code other}: when it stops, this actor receives one {@link Terminated} message
      * (immediately if it has stopped already). The actor's message type must accept
-     * {@code Terminated} (use {@code Object} or {@link #watchWith} otherwise). Watching the same
-     * actor twice while it lives still gives one notice.
+     * {@code Terminated} (use {@code Object} or {@link #watchWith} otherwise). Watching an actor
+     * already watched changes nothing: still one notice, in the first watch's form. When this
+     * actor stops, its watches end with it (no notice is sent to a dead watcher).
      *
      * <pre>{@code
      * ctx.watch(worker);

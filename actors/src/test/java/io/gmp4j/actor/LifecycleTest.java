@@ -93,6 +93,35 @@ class LifecycleTest {
     }
 
     @Test
+    void aWatcherThatDiesFirstIsNotToldAndUnwatchWorks() {
+        try (ActorSystem system = ActorSystem.builder().name("watch-cleanup").maxProcs(2).build()) {
+            ActorRef<String> target = system.spawn((ctx, s) -> Behavior.stopped());
+            ActorRef<String> other = system.spawn((ctx, s) -> Behavior.stopped());
+            CountDownLatch watching = new CountDownLatch(1);
+            List<Object> got = Collections.synchronizedList(new ArrayList<>());
+            ActorRef<Object> watcher = system.spawn(Behavior.setup(ctx -> {
+                ctx.watch(target);
+                ctx.watch(other);
+                ctx.unwatch(other);
+                watching.countDown();
+                return (c, msg) -> {
+                    got.add(msg);
+                    return Behavior.stopped();
+                };
+            }));
+            TestSupport.await(watching, () -> "watcher not started");
+            other.tell("stop");
+            system.whenTerminated(other).get(LONG);
+            watcher.tell("stop");
+            system.whenTerminated(watcher).get(LONG);
+            target.tell("stop");
+            system.whenTerminated(target).get(LONG);
+            assertEquals(List.of("stop"), got, "no notice for the unwatched actor");
+            assertEquals(0, system.deadLetterCount(), "no notice sent to the dead watcher");
+        }
+    }
+
+    @Test
     void namesAreUniqueAmongLiveActorsAndFreedOnDeath() {
         try (ActorSystem system = ActorSystem.builder().name("names").maxProcs(2).build()) {
             ActorRef<String> a = system.spawn((ctx, s) -> Behavior.stopped(), "svc");
