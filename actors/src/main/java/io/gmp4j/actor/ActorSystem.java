@@ -350,7 +350,16 @@ public final class ActorSystem implements AutoCloseable {
         failures.increment();
         Consumer<Terminated> l = failureListener;
         if (l != null) {
-            l.accept(new Terminated(cell, why));
+            try {
+                l.accept(new Terminated(cell, why));
+            } catch (RuntimeException e) {
+                // the listener's failure is its own
+            }
+        } else {
+            // As the scheduler reports a failed task: an actor that dies silently (say of a
+            // NoSuchMethodError) would look like a hang.
+            System.err.println("gmp4j: actor " + cell.name() + " of actor system '" + name + "' failed:");
+            why.printStackTrace();
         }
     }
 
@@ -366,8 +375,8 @@ public final class ActorSystem implements AutoCloseable {
     }
 
     /**
-     * Sets the one listener told of every actor failure (for logging), on the failing actor's
-     * thread; null to clear. Failures are not printed otherwise.
+     * Sets the one listener told of every actor failure, on the failing actor's thread, in place
+     * of the default report (the stack trace on {@code System.err}); null to restore it.
      *
      * <pre>{@code
      * system.onFailure(t -> System.err.println(t.ref().name() + " failed: " + t.reason()));

@@ -38,7 +38,7 @@ class IdleRaceStressTest {
     }
 
     private void run(boolean process) throws Exception {
-        int rounds = TestSupport.stress(300_000, 30_000);
+        int rounds = TestSupport.stress(150_000, 30_000);
         try (ActorSystem system = ActorSystem.builder().name(process ? "idle-race-proc" : "idle-race-beh")
                 .maxProcs(2).throughput(1).build()) {
             AtomicLong received = new AtomicLong();

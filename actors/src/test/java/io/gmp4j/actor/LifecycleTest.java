@@ -22,6 +22,8 @@ class LifecycleTest {
     @Test
     void anExceptionStopsTheActorAndEachWatcherGetsExactlyOneTerminated() {
         try (ActorSystem system = ActorSystem.builder().name("watch").maxProcs(2).build()) {
+            List<Terminated> failures = Collections.synchronizedList(new ArrayList<>());
+            system.onFailure(failures::add); // instead of the stack trace on stderr
             ActorRef<String> worker = system.spawn((ctx, s) -> {
                 if (s.equals("crash")) {
                     throw new IllegalArgumentException("crash requested");
@@ -61,6 +63,7 @@ class LifecycleTest {
             }
             assertFalse(worker.isAlive());
             assertEquals(1, system.failureCount());
+            assertEquals(List.of(t), failures);
             assertTrue(system.lookup("worker").isEmpty(), "name freed on death");
             // "never handled" was dead-lettered, or is, once the drain is over
             TestSupport.awaitCondition(() -> system.deadLetterCount() == 1, () -> system.deadLetterCount() + " dead letters");
