@@ -1293,6 +1293,21 @@ public final class Scheduler implements Executor, AutoCloseable {
     }
 
     /**
+     * True when a plain task running on an M of a runtime should return and give way: its P has
+     * a preemption request from sysmon, or its M lost the P. For tasks that are not goroutines
+     * (behaviour actors) and so have no safe point: they check this between units of work and
+     * re-submit themselves. False on threads that are not Ms.
+     */
+    public static boolean preemptRequested() {
+        M m = Carrier.currentM();
+        if (m == null) {
+            return false;
+        }
+        P p = m.p;
+        return p == null || p.preempt || p.status() != P.pack(m.epoch, P.USER);
+    }
+
+    /**
      * Go's acquirem: until the matching {@link #releasem}, safe points do not yield the calling
      * goroutine. For code that holds a spin lock which a timer callback or another M may spin
      * on, and calls something with a safe point (a channel operation) inside it: yielding there

@@ -1,0 +1,574 @@
+package io.gmp4j.actor;
+
+import io.gmp4j.runtime.RuntimeTimer;
+import io.gmp4j.runtime.ShortLock;
+import io.gmp4j.runtime.Waiter;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import org.jctools.queues.MessagePassingQueue;
+import org.jctools.queues.unpadded.MpscUnboundedUnpaddedArrayQueue;
+
+/**
+ * The common part of both kinds of actor: the mailbox, the scheduling state, and the lifecycle
+ * (children, watchers, name, dead letters).
+ *
+ * <h2>The mailbox and who consumes it</h2>
+ * The mailbox is a JCTools MPSC queue: any number of senders, exactly one consumer at a time.
+ * Who the consumer is follows from {@link #state}:
+ * <ul>
+ *   <li>{@link #IDLE}: nobody. A sender that enqueued a message CASes {@code IDLE -> SCHEDULED}
+ *       and so becomes responsible for getting the mailbox consumed (it submits the behaviour
+ *       actor's task, or drains a dead actor's mailbox into dead letters itself).</li>
+ *   <li>{@link #SCHEDULED}: the one holder of the consumer role: a behaviour actor's task
+ *       (queued or running), a process actor's goroutine while it runs, or a thread draining a
+ *       dead actor's mailbox.</li>
+ *   <li>a {@link Waiter}: a process actor's goroutine parked in {@code receive} on that waiter.
+ *       A sender that CASes it to {@code SCHEDULED} (on that very waiter, so it can never wake
+ *       a later wait) claims and wakes it.</li>
+ * </ul>
+ *
+ * <h2>Going idle without losing a wake-up</h2>
+ * The consumer leaves with {@link #release}: (1) a volatile store of {@code IDLE} (or of the
+ * waiter), (2) a re-check of the mailbox ({@code isEmpty} reads the producer index with a
+ * volatile load), (3) if there is work, a CAS back to {@code SCHEDULED} and another run. A
+ * sender does (1) {@code offer} (a CAS on the producer index), (2) a volatile load of
+ * {@code state}, (3) the CAS if it saw {@code IDLE} or a waiter. All four accesses are
+ * synchronization actions, so in their total order either the sender's increment of the
+ * producer index comes before the consumer's re-check (the consumer sees the message) or the
+ * consumer's {@code IDLE} store comes before the sender's load (the sender sees {@code IDLE}
+ * and schedules). If both see each other, exactly one CAS wins. Messages can therefore never
+ * sit in a mailbox that nobody is responsible for.
+ *
+ * @param <T> the message type
+ */
+abstract class ActorCell<T> implements ActorRef<T> {
+    static final Object IDLE = new Object() {
+        @Override
+        public String toString() {
+            return "IDLE";
+        }
+    };
+    static final Object SCHEDULED = new Object() {
+        @Override
+        public String toString() {
+            return "SCHEDULED";
+        }
+    };
+
+    private static final VarHandle STATE;
+    private static final VarHandle LOCK;
+    /** Mailbox chunk: small, because a million idle actors each hold one. */
+    static final int MAILBOX_CHUNK = 16;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            STATE = l.findVarHandle(ActorCell.class, "state", Object.class);
+            LOCK = l.findVarHandle(ActorCell.class, "lock", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final ActorSystem system;
+    final ActorCell<?> parent;
+    final String name;
+    final boolean named;
+    final MessagePassingQueue<T> mailbox = new MpscUnboundedUnpaddedArrayQueue<>(MAILBOX_CHUNK);
+    final Ctx ctx = new Ctx();
+
+    /** IDLE, SCHEDULED, or the Waiter of a process parked in receive. */
+    private volatile Object state;
+    /** Set by {@link #stop}; the consumer begins stopping when it sees it. */
+    volatile boolean stopRequested;
+    /** Set once stopping began (no message is handled after); written under the lock. */
+    volatile boolean stopping;
+    /** Set by {@link #finish}: messages go straight to dead letters. */
+    volatile boolean dead;
+
+    /** Inline ShortLock word guarding the fields below. */
+    private volatile int lock;
+    private Throwable reason;
+    private boolean finished;
+    private HashSet<ActorCell<?>> children;
+    private LinkedHashMap<Object, DeathListener> watchers;
+    private boolean watchersClosed;
+    /** The actors this one watches: deduplicates watch, and is unwatched when this one dies. */
+    private HashSet<ActorCell<?>> watching;
+
+    /** Told when a watched actor terminates. */
+    @FunctionalInterface
+    interface DeathListener {
+        void onTerminated(Terminated t);
+    }
+
+    ActorCell(ActorSystem system, ActorCell<?> parent, String name, Object initialState) {
+        this.system = system;
+        this.parent = parent;
+        this.named = name != null;
+        this.name = name != null ? name : "$" + system.nextId();
+        this.state = initialState;
+    }
+
+    final void lock() {
+        if (!LOCK.compareAndSet(this, 0, 1)) {
+            ShortLock.acquireSlow(LOCK, this, true);
+        }
+    }
+
+    final void unlock() {
+        LOCK.setRelease(this, 0);
+    }
+
+    // =====================================================================================
+    // Sending
+    // =====================================================================================
+
+    @Override
+    public final void tell(T msg) {
+        Objects.requireNonNull(msg, "tell: null message");
+        if (dead) {
+            system.deadLetter(msg, this);
+            return;
+        }
+        mailbox.offer(msg);
+        signal();
+    }
+
+    /** After enqueuing (or requesting a stop): make sure somebody consumes the mailbox. */
+    final void signal() {
+        Object s = state;
+        if (s == IDLE) {
+            if (STATE.compareAndSet(this, IDLE, SCHEDULED)) {
+                scheduled();
+            }
+        } else if (s instanceof Waiter w) {
+            // CAS on this very waiter: it cannot be the waiter of a later receive.
+            if (STATE.compareAndSet(this, w, SCHEDULED) && w.claim(this)) {
+                w.wake();
+            }
+        }
+    }
+
+    /** The caller won IDLE -> SCHEDULED and now holds the consumer role. */
+    private void scheduled() {
+        if (dead) {
+            drainDead();
+            release();
+        } else {
+            resume();
+        }
+    }
+
+    /**
+     * The consumer role was taken for a live actor: a behaviour actor submits its task; a
+     * process actor whose body has ended just releases (only {@link #finish} gives it work).
+     */
+    abstract void resume();
+
+    /** What the consumer should do next: something to handle, a stop to begin, dead letters. */
+    final boolean hasWork() {
+        if (dead) {
+            return !mailbox.isEmpty();
+        }
+        if (stopping) {
+            return false; // waiting for children: finish() will drain
+        }
+        return stopRequested || !mailbox.isEmpty();
+    }
+
+    /** The consumer gives up its role (see the class comment for why no wake-up is lost). */
+    final void release() {
+        while (true) {
+            STATE.setVolatile(this, IDLE);
+            if (!hasWork() || !STATE.compareAndSet(this, IDLE, SCHEDULED)) {
+                return;
+            }
+            if (!dead) {
+                resume();
+                return;
+            }
+            drainDead();
+        }
+    }
+
+    /** Consumer only: the rest of the mailbox becomes dead letters. */
+    final void drainDead() {
+        T m;
+        while ((m = mailbox.poll()) != null) {
+            system.deadLetter(m, this);
+        }
+    }
+
+    /** Process actors: publish {@code w} as the state, if still the consumer. */
+    final void publishWaiter(Waiter w) {
+        STATE.setVolatile(this, w);
+    }
+
+    /** Process actors: take the consumer role back from our own waiter; false if a sender did. */
+    final boolean unpublishWaiter(Waiter w) {
+        return STATE.compareAndSet(this, w, SCHEDULED);
+    }
+
+    // =====================================================================================
+    // Ask, stop, identity
+    // =====================================================================================
+
+    @Override
+    public final <R> Reply<R> ask(Function<ActorRef<R>, T> msgFactory, Duration timeout) {
+        long nanos = timeout.toNanos();
+        if (nanos <= 0) {
+            throw new IllegalArgumentException("ask: timeout must be positive, got " + timeout);
+        }
+        Reply<R> r = new Reply<>("ask of " + name);
+        T msg = msgFactory.apply(new ReplyRef<>(r, this));
+        r.target = this;
+        if (!addWatcher(r, t -> r.complete(null,
+                new ActorStoppedException("actor " + name + " stopped before it answered", t.reason())))) {
+            r.complete(null, new ActorStoppedException("actor " + name + " had stopped", reasonIfDead()));
+            system.deadLetter(msg, this);
+            return r;
+        }
+        RuntimeTimer timer = system.scheduler().newTimer(() -> r.complete(null,
+                new AskTimeoutException("ask of " + name + " timed out after " + timeout)));
+        r.timer = timer;
+        timer.reset(System.nanoTime() + nanos);
+        if (r.isDone()) {
+            timer.stop(); // completed before the timer was visible to complete()
+        }
+        tell(msg);
+        return r;
+    }
+
+    @Override
+    public final void stop() {
+        if (stopRequested || dead) {
+            return;
+        }
+        stopRequested = true;
+        signal();
+    }
+
+    @Override
+    public final String name() {
+        return name;
+    }
+
+    @Override
+    public final boolean isAlive() {
+        return !dead;
+    }
+
+    @Override
+    public String toString() {
+        return "Actor[" + name + (dead ? ", dead" : "") + "]";
+    }
+
+    // =====================================================================================
+    // Lifecycle: stopping, children, watchers
+    // =====================================================================================
+
+    /** Consumer only, once: stop handling messages, stop the children, then finish. */
+    final void beginStop(Throwable why) {
+        ActorCell<?>[] kids = null;
+        boolean finishNow;
+        lock();
+        try {
+            if (stopping) {
+                return;
+            }
+            stopping = true;
+            reason = why;
+            if (children == null || children.isEmpty()) {
+                finished = true;
+                finishNow = true;
+            } else {
+                kids = children.toArray(new ActorCell<?>[0]);
+                finishNow = false;
+            }
+        } finally {
+            unlock();
+        }
+        if (why != null) {
+            system.failed(this, why);
+        }
+        if (finishNow) {
+            finish(true);
+        } else {
+            for (ActorCell<?> k : kids) {
+                k.stop();
+            }
+        }
+    }
+
+    /** Adds a child; false if this actor is stopping. */
+    final boolean addChild(ActorCell<?> child) {
+        lock();
+        try {
+            if (stopping) {
+                return false;
+            }
+            if (children == null) {
+                children = new HashSet<>();
+            }
+            children.add(child);
+            return true;
+        } finally {
+            unlock();
+        }
+    }
+
+    /** Called by a child's finish. The last child of a stopping actor finishes it. */
+    final void childTerminated(ActorCell<?> child) {
+        boolean finishNow = false;
+        lock();
+        try {
+            children.remove(child);
+            if (stopping && !finished && children.isEmpty()) {
+                finished = true;
+                finishNow = true;
+            }
+        } finally {
+            unlock();
+        }
+        if (finishNow) {
+            finish(false);
+        }
+    }
+
+    /**
+     * Once, after every child finished: free the name, die, dead-letter the mailbox, tell the
+     * watchers and the parent. {@code consumer}: the caller holds the consumer role (it is the
+     * actor's own run or goroutine, stopping without children), so it drains right here, and
+     * the messages that were waiting are dead letters before any watcher hears of the death.
+     */
+    private void finish(boolean consumer) {
+        if (named) {
+            system.unregister(name, this);
+        }
+        Map<Object, DeathListener> ws;
+        Throwable why;
+        HashSet<ActorCell<?>> watched;
+        lock();
+        try {
+            ws = watchers;
+            watchers = null;
+            watchersClosed = true;
+            why = reason;
+            watched = watching;
+            watching = null;
+        } finally {
+            unlock();
+        }
+        if (watched != null) {
+            for (ActorCell<?> c : watched) {
+                c.removeWatcher(this); // a dead watcher needs no notice
+            }
+        }
+        dead = true;
+        // Whatever is left in the mailbox: drained here if nobody holds the consumer role, else
+        // by its holder, which re-checks after its release (hasWork sees dead).
+        if (consumer) {
+            drainDead(); // the caller's release() re-checks for late arrivals
+        } else if (STATE.compareAndSet(this, IDLE, SCHEDULED)) {
+            drainDead();
+            release();
+        }
+        onFinished();
+        // Counted as gone before anyone hears of it: a watcher sees liveActors() without it.
+        if (parent == null) {
+            system.topLevelTerminated(this);
+        } else {
+            system.actorGone();
+        }
+        if (ws != null) {
+            Terminated t = new Terminated(this, why);
+            for (DeathListener l : ws.values()) {
+                try {
+                    l.onTerminated(t);
+                } catch (RuntimeException e) {
+                    system.failed(this, e);
+                }
+            }
+        }
+        if (parent != null) {
+            parent.childTerminated(this);
+        }
+    }
+
+    /** Hook for subclasses, run once when the actor is dead, before its watchers are told. */
+    void onFinished() {
+    }
+
+    private Throwable reasonIfDead() {
+        lock();
+        try {
+            return reason;
+        } finally {
+            unlock();
+        }
+    }
+
+    /** Adds or removes {@code c} from the actors this one watches; false if nothing changed. */
+    final boolean setWatching(ActorCell<?> c, boolean on) {
+        lock();
+        try {
+            if (on) {
+                if (watching == null) {
+                    watching = new HashSet<>();
+                }
+                return watching.add(c);
+            }
+            return watching != null && watching.remove(c);
+        } finally {
+            unlock();
+        }
+    }
+
+    /** Registers a watcher; false (nothing registered) if this actor has already finished. */
+    final boolean addWatcher(Object key, DeathListener l) {
+        lock();
+        try {
+            if (watchersClosed) {
+                return false;
+            }
+            if (watchers == null) {
+                watchers = new LinkedHashMap<>();
+            }
+            watchers.putIfAbsent(key, l);
+            return true;
+        } finally {
+            unlock();
+        }
+    }
+
+    final void removeWatcher(Object key) {
+        lock();
+        try {
+            if (watchers != null) {
+                watchers.remove(key);
+            }
+        } finally {
+            unlock();
+        }
+    }
+
+    /** Watches {@code target} with {@code l}, or tells {@code l} now if it has finished. */
+    static void watch(ActorRef<?> target, Object key, DeathListener l) {
+        if (!(target instanceof ActorCell<?> c)) {
+            throw new IllegalArgumentException("cannot watch " + target + ": not an actor of an ActorSystem");
+        }
+        if (!c.addWatcher(key, l)) {
+            l.onTerminated(new Terminated(c, c.reasonIfDead()));
+        }
+    }
+
+    final ArrayList<ActorCell<?>> childrenSnapshot() {
+        lock();
+        try {
+            return children == null ? new ArrayList<>() : new ArrayList<>(children);
+        } finally {
+            unlock();
+        }
+    }
+
+    // =====================================================================================
+    // The context
+    // =====================================================================================
+
+    T receive0(Predicate<? super T> filter, boolean timed, long deadline) {
+        throw new IllegalStateException("receive() is for process actors; a behaviour actor gets its messages in its handler");
+    }
+
+    /** The context handed to the actor's own code. */
+    final class Ctx implements ProcessContext<T> {
+        @Override
+        public ActorRef<T> self() {
+            return ActorCell.this;
+        }
+
+        @Override
+        public ActorSystem system() {
+            return system;
+        }
+
+        @Override
+        public <U> ActorRef<U> spawn(Behavior<U> behavior, Props props) {
+            return system.spawnCell(ActorCell.this, new BehaviorCell<>(system, ActorCell.this, props, behavior));
+        }
+
+        @Override
+        public <U> ActorRef<U> spawnProcess(ProcessBody<U> body, Props props) {
+            return system.spawnCell(ActorCell.this, new ProcessCell<>(system, ActorCell.this, props, body));
+        }
+
+        @Override
+        public void watch(ActorRef<?> other) {
+            watch0(other, this::deliver);
+        }
+
+        @Override
+        public void watchWith(ActorRef<?> other, Function<Terminated, ? extends T> toMessage) {
+            watch0(other, t -> tell(toMessage.apply(t)));
+        }
+
+        private void watch0(ActorRef<?> other, DeathListener l) {
+            if (!(other instanceof ActorCell<?> c)) {
+                throw new IllegalArgumentException("cannot watch " + other + ": not an actor of an ActorSystem");
+            }
+            if (!setWatching(c, true)) {
+                return; // already watching it: still one notice
+            }
+            ActorCell.watch(c, ActorCell.this, t -> {
+                setWatching(c, false);
+                l.onTerminated(t);
+            });
+        }
+
+        @Override
+        public void unwatch(ActorRef<?> other) {
+            if (other instanceof ActorCell<?> c) {
+                c.removeWatcher(ActorCell.this);
+                setWatching(c, false);
+            }
+        }
+
+        @SuppressWarnings("unchecked")
+        private void deliver(Terminated t) {
+            tell((T) t);
+        }
+
+        @Override
+        public T receive() {
+            return receive0(null, false, 0);
+        }
+
+        @Override
+        public T receive(Duration timeout) {
+            return receive0(null, true, System.nanoTime() + timeout.toNanos());
+        }
+
+        @Override
+        public T receive(Predicate<? super T> filter) {
+            return receive0(Objects.requireNonNull(filter), false, 0);
+        }
+
+        @Override
+        public T receive(Predicate<? super T> filter, Duration timeout) {
+            return receive0(Objects.requireNonNull(filter), true, System.nanoTime() + timeout.toNanos());
+        }
+
+        @Override
+        public String toString() {
+            return "ActorContext[" + name + "]";
+        }
+    }
+}

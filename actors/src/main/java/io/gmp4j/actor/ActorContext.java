@@ -1,0 +1,134 @@
+package io.gmp4j.actor;
+
+import java.util.function.Function;
+
+/**
+ * What an actor can do besides handling messages: its own reference, spawning children,
+ * watching other actors, stopping. Given to a behaviour's handler and (as
+ * {@link ProcessContext}) to a process actor. Use it only from the actor's own code.
+ *
+ * <pre>{@code
+ * Behavior<Object> supervisorLike = Behavior.setup(ctx -> {
+ *     ActorRef<String> worker = ctx.spawn((c, s) -> Behavior.same(), "worker");
+ *     ctx.watch(worker);
+ *     return (c, msg) -> msg instanceof Terminated ? Behavior.stopped() : Behavior.same();
+ * });
+ * }</pre>
+ *
+ * @param <T> the actor's message type
+ */
+public interface ActorContext<T> {
+    /**
+     * This actor's own reference.
+     *
+     * <pre>{@code
+     * other.tell(new Hello(ctx.self()));
+     * }</pre>
+     */
+    ActorRef<T> self();
+
+    /**
+     * The actor system this actor belongs to.
+     *
+     * <pre>{@code
+     * long dead = ctx.system().deadLetterCount();
+     * }</pre>
+     */
+    ActorSystem system();
+
+    /**
+     * Spawns an anonymous child behaviour actor. Children stop before their parent.
+     *
+     * <pre>{@code
+     * ActorRef<String> child = ctx.spawn((c, s) -> Behavior.same());
+     * }</pre>
+     *
+     * @throws IllegalStateException if this actor is stopping
+     */
+    default <U> ActorRef<U> spawn(Behavior<U> behavior) {
+        return spawn(behavior, Props.DEFAULT);
+    }
+
+    /**
+     * Spawns a child behaviour actor registered under {@code name}.
+     *
+     * <pre>{@code
+     * ActorRef<String> child = ctx.spawn((c, s) -> Behavior.same(), "child");
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if the name is taken
+     * @throws IllegalStateException    if this actor is stopping
+     */
+    default <U> ActorRef<U> spawn(Behavior<U> behavior, String name) {
+        return spawn(behavior, Props.named(name));
+    }
+
+    /**
+     * Spawns a child behaviour actor with {@code props}.
+     *
+     * <pre>{@code
+     * ActorRef<String> child = ctx.spawn((c, s) -> Behavior.same(), Props.DEFAULT.withThroughput(8));
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if the name is taken
+     * @throws IllegalStateException    if this actor is stopping
+     */
+    <U> ActorRef<U> spawn(Behavior<U> behavior, Props props);
+
+    /**
+     * Spawns a child process actor (a goroutine running {@code body}).
+     *
+     * <pre>{@code
+     * ActorRef<String> child = ctx.spawnProcess(p -> System.out.println(p.receive()), Props.DEFAULT);
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if the name is taken
+     * @throws IllegalStateException    if this actor is stopping
+     */
+    <U> ActorRef<U> spawnProcess(ProcessBody<U> body, Props props);
+
+    /**
+     * Monitors {@code other}: when it stops, this actor receives one {@link Terminated} message
+     * (immediately if it has stopped already). The actor's message type must accept
+     * {@code Terminated} (use {@code Object} or {@link #watchWith} otherwise). Watching an actor
+     * already watched changes nothing: still one notice, in the first watch's form. When this
+     * actor stops, its watches end with it (no notice is sent to a dead watcher).
+     *
+     * <pre>{@code
+     * ctx.watch(worker);
+     * }</pre>
+     */
+    void watch(ActorRef<?> other);
+
+    /**
+     * Like {@link #watch}, but this actor receives {@code toMessage.apply(terminated)}: a typed
+     * way to be told.
+     *
+     * <pre>{@code
+     * record WorkerDown(Terminated t) implements Msg {}
+     * ctx.watchWith(worker, WorkerDown::new);
+     * }</pre>
+     */
+    void watchWith(ActorRef<?> other, Function<Terminated, ? extends T> toMessage);
+
+    /**
+     * Stops monitoring {@code other}: no {@link Terminated} will come for it (unless already
+     * sent).
+     *
+     * <pre>{@code
+     * ctx.unwatch(worker);
+     * }</pre>
+     */
+    void unwatch(ActorRef<?> other);
+
+    /**
+     * Stops {@code ref} (a child, or this actor itself): the same as {@code ref.stop()}.
+     *
+     * <pre>{@code
+     * ctx.stop(ctx.self());
+     * }</pre>
+     */
+    default void stop(ActorRef<?> ref) {
+        ref.stop();
+    }
+}

@@ -1,0 +1,621 @@
+package io.gmp4j.actor;
+
+import io.gmp4j.GoRuntime;
+import io.gmp4j.chan.Chan;
+import io.gmp4j.chan.RecvChan;
+import io.gmp4j.chan.Select;
+import io.gmp4j.runtime.Scheduler;
+import io.gmp4j.runtime.ShortLock;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+/**
+ * A group of actors on one gmp4j runtime: spawning top-level actors, the name registry, dead
+ * letters, and an orderly shutdown.
+ *
+ * <pre>{@code
+ * try (ActorSystem system = ActorSystem.builder().name("app").maxProcs(2).build()) {
+ *     ActorRef<String> greeter = system.spawn((ctx, who) -> {
+ *         System.out.println("hello " + who);
+ *         return Behavior.same();
+ *     }, "greeter");
+ *     system.<String>lookup("greeter").ifPresent(g -> g.tell("world"));
+ * }   // close(): stops every actor, children before parents, then the runtime's threads
+ * }</pre>
+ *
+ * <p>A system either owns its runtime (built from the builder's settings, closed by
+ * {@link #shutdown}) or runs on one it was given ({@link Builder#runtime}), which it leaves
+ * running.
+ */
+public final class ActorSystem implements AutoCloseable {
+    /** Messages a behaviour actor handles per run by default. */
+    public static final int DEFAULT_THROUGHPUT = 64;
+
+    private final String name;
+    private final GoRuntime runtime;
+    private final boolean ownsRuntime;
+    private final Scheduler sched;
+    private final int throughput;
+    private final AtomicLong ids = new AtomicLong();
+
+    private final ShortLock namesLock = new ShortLock();
+    private final HashMap<String, ActorCell<?>> names = new HashMap<>();
+
+    private final ShortLock topLock = new ShortLock();
+    private final HashSet<ActorCell<?>> topLevel = new HashSet<>();
+    private boolean closing; // guarded by topLock
+    private final AtomicLong live = new AtomicLong();
+    private final Chan<Object> allStopped = new Chan<>();
+    private final AtomicBoolean allStoppedClosed = new AtomicBoolean();
+    private volatile boolean shutDown;
+
+    private final LongAdder deadLetters = new LongAdder();
+    private final LongAdder failures = new LongAdder();
+    private final ShortLock listenersLock = new ShortLock();
+    @SuppressWarnings("unchecked")
+    private volatile Consumer<DeadLetter>[] deadLetterListeners = new Consumer[0];
+    private volatile Consumer<Terminated> failureListener;
+
+    private ActorSystem(String name, GoRuntime runtime, boolean ownsRuntime, int throughput) {
+        this.name = name;
+        this.runtime = runtime;
+        this.ownsRuntime = ownsRuntime;
+        this.sched = runtime.scheduler();
+        this.throughput = throughput;
+    }
+
+    /**
+     * A system named {@code name} with its own runtime (GOMAXPROCS as for
+     * {@link GoRuntime#builder()}).
+     *
+     * <pre>{@code
+     * ActorSystem system = ActorSystem.create("app");
+     * }</pre>
+     */
+    public static ActorSystem create(String name) {
+        return builder().name(name).build();
+    }
+
+    /**
+     * A builder.
+     *
+     * <pre>{@code
+     * ActorSystem system = ActorSystem.builder().name("app").maxProcs(4).throughput(32).build();
+     * }</pre>
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    // =====================================================================================
+    // Spawning and names
+    // =====================================================================================
+
+    /**
+     * Spawns an anonymous top-level behaviour actor.
+     *
+     * <pre>{@code
+     * ActorRef<String> a = system.spawn((ctx, s) -> Behavior.same());
+     * }</pre>
+     *
+     * @throws IllegalStateException if the system is shutting down
+     */
+    public <T> ActorRef<T> spawn(Behavior<T> behavior) {
+        return spawn(behavior, Props.DEFAULT);
+    }
+
+    /**
+     * Spawns a top-level behaviour actor registered under {@code name}.
+     *
+     * <pre>{@code
+     * ActorRef<String> a = system.spawn((ctx, s) -> Behavior.same(), "a");
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if the name is taken
+     * @throws IllegalStateException    if the system is shutting down
+     */
+    public <T> ActorRef<T> spawn(Behavior<T> behavior, String name) {
+        return spawn(behavior, Props.named(name));
+    }
+
+    /**
+     * Spawns a top-level behaviour actor with {@code props}.
+     *
+     * <pre>{@code
+     * ActorRef<String> a = system.spawn((ctx, s) -> Behavior.same(), Props.named("a").withThroughput(8));
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if the name is taken
+     * @throws IllegalStateException    if the system is shutting down
+     */
+    public <T> ActorRef<T> spawn(Behavior<T> behavior, Props props) {
+        return spawnCell(null, new BehaviorCell<>(this, null, props, behavior));
+    }
+
+    /**
+     * Spawns an anonymous top-level process actor: {@code body} runs as a goroutine.
+     *
+     * <pre>{@code
+     * ActorRef<String> p = system.spawnProcess(self -> System.out.println(self.receive()));
+     * }</pre>
+     *
+     * @throws IllegalStateException if the system is shutting down
+     */
+    public <T> ActorRef<T> spawnProcess(ProcessBody<T> body) {
+        return spawnProcess(body, Props.DEFAULT);
+    }
+
+    /**
+     * Spawns a top-level process actor with {@code props} (only the name applies).
+     *
+     * <pre>{@code
+     * ActorRef<String> p = system.spawnProcess(self -> self.receive(), Props.named("p"));
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if the name is taken
+     * @throws IllegalStateException    if the system is shutting down
+     */
+    public <T> ActorRef<T> spawnProcess(ProcessBody<T> body, Props props) {
+        return spawnCell(null, new ProcessCell<>(this, null, props, body));
+    }
+
+    /** Registers and starts {@code cell}, a child of {@code parent} (null: top level). */
+    <T> ActorRef<T> spawnCell(ActorCell<?> parent, ActorCell<T> cell) {
+        if (cell.named) {
+            register(cell);
+        }
+        boolean added;
+        if (parent == null) {
+            topLock.lock();
+            try {
+                added = !closing;
+                if (added) {
+                    topLevel.add(cell);
+                    live.incrementAndGet();
+                }
+            } finally {
+                topLock.unlock();
+            }
+        } else {
+            // Counted first: a parent's finish cannot complete the shutdown while a child it
+            // accepted is not yet counted.
+            live.incrementAndGet();
+            added = parent.addChild(cell);
+            if (!added) {
+                actorGone();
+            }
+        }
+        if (!added) {
+            if (cell.named) {
+                unregister(cell.name, cell);
+            }
+            throw new IllegalStateException(parent == null
+                    ? "actor system '" + name + "' is shutting down: cannot spawn"
+                    : "actor " + parent.name + " is stopping: cannot spawn a child");
+        }
+        if (cell instanceof BehaviorCell<T> b) {
+            b.start();
+        } else {
+            ((ProcessCell<T>) cell).start();
+        }
+        return cell;
+    }
+
+    private void register(ActorCell<?> cell) {
+        namesLock.lock();
+        try {
+            ActorCell<?> old = names.putIfAbsent(cell.name, cell);
+            if (old != null) {
+                throw new IllegalArgumentException("actor name '" + cell.name + "' is taken by a live actor");
+            }
+        } finally {
+            namesLock.unlock();
+        }
+    }
+
+    void unregister(String n, ActorCell<?> cell) {
+        namesLock.lock();
+        try {
+            names.remove(n, cell);
+        } finally {
+            namesLock.unlock();
+        }
+    }
+
+    /**
+     * The live actor registered under {@code name}. Names are freed when their actor has
+     * stopped, before its watchers hear of it, so a watcher may register the name again.
+     *
+     * <pre>{@code
+     * system.<String>lookup("log").ifPresent(log -> log.tell("started"));
+     * }</pre>
+     */
+    @SuppressWarnings("unchecked")
+    public <T> Optional<ActorRef<T>> lookup(String name) {
+        namesLock.lock();
+        try {
+            return Optional.ofNullable((ActorRef<T>) names.get(name));
+        } finally {
+            namesLock.unlock();
+        }
+    }
+
+    /**
+     * Calls {@code listener} once with a {@link Terminated} when {@code ref} stops, or at once if
+     * it has already; returns the same notice as a {@link Reply} a goroutine or thread can wait
+     * on (it never times out).
+     *
+     * <pre>{@code
+     * Terminated t = system.whenTerminated(worker).get();
+     * }</pre>
+     */
+    public Reply<Terminated> whenTerminated(ActorRef<?> ref) {
+        Reply<Terminated> r = new Reply<>("termination of " + ref.name());
+        ActorCell.watch(ref, r, t -> r.complete(t, null));
+        return r;
+    }
+
+    // =====================================================================================
+    // Dead letters and failures
+    // =====================================================================================
+
+    void deadLetter(Object msg, ActorRef<?> recipient) {
+        deadLetters.increment();
+        Consumer<DeadLetter>[] ls = deadLetterListeners;
+        if (ls.length > 0) {
+            DeadLetter d = new DeadLetter(msg, recipient);
+            for (Consumer<DeadLetter> l : ls) {
+                try {
+                    l.accept(d);
+                } catch (RuntimeException e) {
+                    // a listener's failure is its own
+                }
+            }
+        }
+    }
+
+    /**
+     * Messages that could not be delivered so far.
+     *
+     * <pre>{@code
+     * long lost = system.deadLetterCount();
+     * }</pre>
+     */
+    public long deadLetterCount() {
+        return deadLetters.sum();
+    }
+
+    /**
+     * Calls {@code listener} for every dead letter from now on, on the thread that produced it
+     * (it must not block). Run the returned handle to unsubscribe.
+     *
+     * <pre>{@code
+     * Runnable unsubscribe = system.onDeadLetter(d -> System.err.println(d));
+     * unsubscribe.run();
+     * }</pre>
+     */
+    public Runnable onDeadLetter(Consumer<DeadLetter> listener) {
+        listenersLock.lock();
+        try {
+            Consumer<DeadLetter>[] ls = deadLetterListeners;
+            Consumer<DeadLetter>[] n = Arrays.copyOf(ls, ls.length + 1);
+            n[ls.length] = listener;
+            deadLetterListeners = n;
+        } finally {
+            listenersLock.unlock();
+        }
+        return () -> {
+            listenersLock.lock();
+            try {
+                Consumer<DeadLetter>[] ls = deadLetterListeners;
+                for (int i = 0; i < ls.length; i++) {
+                    if (ls[i] == listener) {
+                        @SuppressWarnings("unchecked")
+                        Consumer<DeadLetter>[] n = new Consumer[ls.length - 1];
+                        System.arraycopy(ls, 0, n, 0, i);
+                        System.arraycopy(ls, i + 1, n, i, ls.length - i - 1);
+                        deadLetterListeners = n;
+                        return;
+                    }
+                }
+            } finally {
+                listenersLock.unlock();
+            }
+        };
+    }
+
+    /**
+     * A channel of dead letters from now on, for a goroutine to range over or select on; holds
+     * up to {@code capacity}, dropping (but still counting) those that do not fit.
+     *
+     * <pre>{@code
+     * RecvChan<DeadLetter> dl = system.deadLetters(1024);
+     * go(() -> { for (DeadLetter d : dl) System.err.println(d); });
+     * }</pre>
+     */
+    public RecvChan<DeadLetter> deadLetters(int capacity) {
+        Chan<DeadLetter> ch = new Chan<>(capacity);
+        onDeadLetter(ch::trySend);
+        return ch;
+    }
+
+    void failed(ActorCell<?> cell, Throwable why) {
+        failures.increment();
+        Consumer<Terminated> l = failureListener;
+        if (l != null) {
+            try {
+                l.accept(new Terminated(cell, why));
+            } catch (RuntimeException e) {
+                // the listener's failure is its own
+            }
+        } else {
+            // As the scheduler reports a failed task: an actor that dies silently (say of a
+            // NoSuchMethodError) would look like a hang.
+            System.err.println("gmp4j: actor " + cell.name() + " of actor system '" + name + "' failed:");
+            why.printStackTrace();
+        }
+    }
+
+    /**
+     * Actors stopped by an exception so far.
+     *
+     * <pre>{@code
+     * long crashes = system.failureCount();
+     * }</pre>
+     */
+    public long failureCount() {
+        return failures.sum();
+    }
+
+    /**
+     * Sets the one listener told of every actor failure, on the failing actor's thread, in place
+     * of the default report (the stack trace on {@code System.err}); null to restore it.
+     *
+     * <pre>{@code
+     * system.onFailure(t -> System.err.println(t.ref().name() + " failed: " + t.reason()));
+     * }</pre>
+     */
+    public void onFailure(Consumer<Terminated> listener) {
+        failureListener = listener;
+    }
+
+    // =====================================================================================
+    // Lifecycle
+    // =====================================================================================
+
+    void topLevelTerminated(ActorCell<?> cell) {
+        topLock.lock();
+        try {
+            topLevel.remove(cell);
+        } finally {
+            topLock.unlock();
+        }
+        actorGone();
+    }
+
+    /** Called once per finished actor (and for a spawn that was refused). */
+    void actorGone() {
+        if (live.decrementAndGet() == 0 && shutDown) {
+            signalAllStopped();
+        }
+    }
+
+    private void signalAllStopped() {
+        if (allStoppedClosed.compareAndSet(false, true)) {
+            allStopped.close();
+        }
+    }
+
+    /**
+     * Actors spawned and not yet completely stopped.
+     *
+     * <pre>{@code
+     * long n = system.liveActors();
+     * }</pre>
+     */
+    public long liveActors() {
+        return live.get();
+    }
+
+    /**
+     * Stops every actor (each stops its children before itself), waits up to {@code timeout}
+     * for all of them, and then, if this system owns its runtime, closes it, joining its
+     * threads. Spawning fails from the start of the call. A process actor stops at its next
+     * {@code receive}; one blocked elsewhere for longer than the timeout is left behind (and
+     * the result is false). Do not call it from one of the system's own actors or goroutines.
+     *
+     * <pre>{@code
+     * boolean clean = system.shutdown(Duration.ofSeconds(5));
+     * }</pre>
+     *
+     * @return true if every actor stopped in time (and the runtime's threads ended)
+     */
+    public boolean shutdown(Duration timeout) {
+        ActorCell<?>[] roots;
+        topLock.lock();
+        try {
+            closing = true;
+            roots = topLevel.toArray(new ActorCell<?>[0]);
+        } finally {
+            topLock.unlock();
+        }
+        shutDown = true;
+        if (live.get() == 0) {
+            signalAllStopped();
+        }
+        for (ActorCell<?> r : roots) {
+            r.stop();
+        }
+        boolean stopped;
+        if (!runtime.isClosed()) {
+            Select s = new Select();
+            int done = s.recv(allStopped);
+            s.timeout(timeout);
+            stopped = s.select() == done;
+        } else {
+            stopped = live.get() == 0;
+        }
+        if (ownsRuntime && !runtime.isClosed()) {
+            stopped &= sched.close(Math.max(1, timeout.toMillis()));
+        }
+        return stopped;
+    }
+
+    /**
+     * {@link #shutdown(Duration)} with 10 seconds.
+     *
+     * <pre>{@code
+     * try (ActorSystem system = ActorSystem.create("app")) { ... }
+     * }</pre>
+     */
+    @Override
+    public void close() {
+        shutdown(Duration.ofSeconds(10));
+    }
+
+    /**
+     * True once {@link #shutdown} has begun.
+     *
+     * <pre>{@code
+     * if (system.isShutDown()) { ... }
+     * }</pre>
+     */
+    public boolean isShutDown() {
+        return shutDown;
+    }
+
+    /**
+     * The runtime the actors run on.
+     *
+     * <pre>{@code
+     * System.out.println(system.runtime().stats());
+     * }</pre>
+     */
+    public GoRuntime runtime() {
+        return runtime;
+    }
+
+    /**
+     * The system's name.
+     *
+     * <pre>{@code
+     * System.out.println(system.name());
+     * }</pre>
+     */
+    public String name() {
+        return name;
+    }
+
+    Scheduler scheduler() {
+        return sched;
+    }
+
+    int throughput() {
+        return throughput;
+    }
+
+    long nextId() {
+        return ids.incrementAndGet();
+    }
+
+    @Override
+    public String toString() {
+        return "ActorSystem[" + name + ", " + live.get() + " actors]";
+    }
+
+    /**
+     * Configures an {@link ActorSystem}.
+     *
+     * <pre>{@code
+     * ActorSystem system = ActorSystem.builder().name("app").maxProcs(2).throughput(16).build();
+     * ActorSystem shared = ActorSystem.builder().runtime(GoRuntime.defaultRuntime()).build();
+     * }</pre>
+     */
+    public static final class Builder {
+        private String name = "actors";
+        private GoRuntime runtime;
+        private int maxProcs;
+        private int throughput = DEFAULT_THROUGHPUT;
+
+        private Builder() {
+        }
+
+        /**
+         * The system's name (also its own runtime's thread-name prefix).
+         *
+         * <pre>{@code
+         * ActorSystem.builder().name("app");
+         * }</pre>
+         */
+        public Builder name(String name) {
+            this.name = name;
+            return this;
+        }
+
+        /**
+         * Run on {@code rt} instead of a runtime of its own; shutdown leaves it running.
+         *
+         * <pre>{@code
+         * ActorSystem.builder().runtime(GoRuntime.defaultRuntime());
+         * }</pre>
+         */
+        public Builder runtime(GoRuntime rt) {
+            this.runtime = rt;
+            return this;
+        }
+
+        /**
+         * GOMAXPROCS of the system's own runtime (ignored with {@link #runtime}).
+         *
+         * <pre>{@code
+         * ActorSystem.builder().maxProcs(2);
+         * }</pre>
+         */
+        public Builder maxProcs(int n) {
+            this.maxProcs = n;
+            return this;
+        }
+
+        /**
+         * Messages a behaviour actor handles per run before it gives way (default
+         * {@value ActorSystem#DEFAULT_THROUGHPUT}); {@link Props#withThroughput} overrides it
+         * per actor.
+         *
+         * <pre>{@code
+         * ActorSystem.builder().throughput(16);
+         * }</pre>
+         */
+        public Builder throughput(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("throughput must be >= 1, got " + n);
+            }
+            this.throughput = n;
+            return this;
+        }
+
+        /**
+         * Builds the system (starting its runtime if it has its own).
+         *
+         * <pre>{@code
+         * ActorSystem system = ActorSystem.builder().build();
+         * }</pre>
+         */
+        public ActorSystem build() {
+            if (runtime != null) {
+                return new ActorSystem(name, runtime, false, throughput);
+            }
+            GoRuntime.Builder b = GoRuntime.builder().name(name);
+            if (maxProcs > 0) {
+                b.maxProcs(maxProcs);
+            }
+            return new ActorSystem(name, b.build(), true, throughput);
+        }
+    }
+}
