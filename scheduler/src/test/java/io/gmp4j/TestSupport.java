@@ -71,7 +71,8 @@ public final class TestSupport {
 
     /**
      * Runs {@code body} as a goroutine of {@code rt}, waits for it (with the safety-net timeout)
-     * and rethrows whatever it threw, so assertions inside goroutines fail the test.
+     * and rethrows whatever it threw, so assertions inside goroutines fail the test. On timeout
+     * the failure carries the scheduler's stats and the goroutine dump.
      */
     public static void runInGoroutine(GoRuntime rt, Body body) {
         java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
@@ -85,10 +86,10 @@ public final class TestSupport {
                 done.countDown();
             }
         });
-        await(done, () -> rt.stats().toString());
+        await(done, () -> rt.stats() + "\n" + rt.dump());
         Throwable t = failure.get();
         if (t != null) {
-            throw new AssertionError("the goroutine failed", t);
+            throw new AssertionError("the goroutine failed: " + t, t);
         }
     }
 

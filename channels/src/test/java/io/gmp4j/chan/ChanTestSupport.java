@@ -5,7 +5,6 @@ import io.gmp4j.TestSupport;
 import io.gmp4j.runtime.G;
 import io.gmp4j.runtime.Waiter;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -26,27 +25,9 @@ final class ChanTestSupport {
         return GoRuntime.builder().maxProcs(procs).name(name + "-p" + procs).build();
     }
 
-    /**
-     * Runs {@code body} as a goroutine of {@code rt}, waits for it (safety-net timeout) and
-     * rethrows what it threw. On timeout the failure carries the goroutine dump.
-     */
+    /** {@link TestSupport#runInGoroutine}: kept short for the ported Go tests. */
     static void run(GoRuntime rt, TestSupport.Body body) {
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        CountDownLatch done = new CountDownLatch(1);
-        rt.go(() -> {
-            try {
-                body.run();
-            } catch (Throwable t) {
-                failure.set(t);
-            } finally {
-                done.countDown();
-            }
-        });
-        TestSupport.await(done, () -> rt.stats() + "\n" + rt.dump());
-        Throwable t = failure.get();
-        if (t != null) {
-            throw new AssertionError("the goroutine failed: " + t, t);
-        }
+        TestSupport.runInGoroutine(rt, body);
     }
 
     /**
