@@ -135,7 +135,7 @@ public final class BenchMain {
 
     static String usage() {
         return """
-                usage: BenchMain [name...] [--procs 1,2] [--impls gmp4j,jdk,go] [--json] [--reps N] [--warmup N]
+                usage: BenchMain [name...] [--procs 1,2] [--impls gmp4j,jdk,jox,pekko,go] [--json] [--reps N] [--warmup N]
                                  [--quick] [--timeout SECONDS]
                   names:    spawn skynet fib floor pingpong buffered-1p1c buffered-4p4c select sieve threadring
                             savina-pingpong savina-counting savina-threadring savina-fj-throughput
