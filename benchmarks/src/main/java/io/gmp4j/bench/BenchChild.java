@@ -44,6 +44,7 @@ public final class BenchChild {
                 case "floor" -> runFloor(impl, procs, reps[0], reps[1]);
                 case "pingpong", "buffered-1p1c", "buffered-4p4c", "select", "sieve", "threadring" ->
                         runChan(bench, impl, procs, reps[0], reps[1]);
+                case String b when SAVINA.contains(b) -> runSavina(bench, impl, procs, reps[0], reps[1]);
                 default -> throw new IllegalArgumentException("unknown benchmark '" + bench + "'");
             }
         } catch (Throwable t) {
@@ -196,6 +197,66 @@ public final class BenchChild {
             if (bench.equals("pingpong")) {
                 printResult("pingpong-cpu", impl, procs, cpu, "ns/op");
             }
+        }
+    }
+
+    /** The Savina actor benchmarks ({@link SavinaBodies}): gmp4j, pekko and jdk, in ms per run. */
+    static final List<String> SAVINA = List.of("savina-pingpong", "savina-counting", "savina-threadring",
+            "savina-fj-throughput", "savina-fj-creation", "savina-big", "savina-chameneos");
+
+    /** A Savina benchmark at Savina's default sizes, returning its result for {@link #savinaExpected}. */
+    static long savinaBody(String bench, SavinaActors a) {
+        return switch (bench) {
+            case "savina-pingpong" -> SavinaBodies.pingpong(a, SavinaBodies.PINGPONG_N);
+            case "savina-counting" -> SavinaBodies.counting(a, SavinaBodies.COUNTING_N);
+            case "savina-threadring" -> SavinaBodies.threadring(a, SavinaBodies.RING_ACTORS, SavinaBodies.RING_HOPS);
+            case "savina-fj-throughput" -> SavinaBodies.fjThroughput(a, SavinaBodies.FJT_ACTORS, SavinaBodies.FJT_MESSAGES);
+            case "savina-fj-creation" -> SavinaBodies.fjCreation(a, SavinaBodies.FJC_ACTORS);
+            case "savina-big" -> SavinaBodies.big(a, SavinaBodies.BIG_ACTORS, SavinaBodies.BIG_PINGS);
+            case "savina-chameneos" -> SavinaBodies.chameneos(a, SavinaBodies.CHAMENEOS, SavinaBodies.CHAMENEOS_MEETINGS);
+            default -> throw new IllegalArgumentException(bench);
+        };
+    }
+
+    static long savinaExpected(String bench) {
+        return switch (bench) {
+            case "savina-pingpong" -> SavinaBodies.PINGPONG_N;
+            case "savina-counting" -> SavinaBodies.COUNTING_N;
+            case "savina-threadring" -> SavinaBodies.threadringExpected(SavinaBodies.RING_ACTORS, SavinaBodies.RING_HOPS);
+            case "savina-fj-throughput" -> (long) SavinaBodies.FJT_ACTORS * SavinaBodies.FJT_MESSAGES;
+            case "savina-fj-creation" -> SavinaBodies.FJC_ACTORS;
+            case "savina-big" -> (long) SavinaBodies.BIG_ACTORS * SavinaBodies.BIG_PINGS;
+            case "savina-chameneos" -> 2L * SavinaBodies.CHAMENEOS_MEETINGS;
+            default -> throw new IllegalArgumentException(bench);
+        };
+    }
+
+    /**
+     * A Savina benchmark: ms per run. The body runs on this (platform) thread, which sends the
+     * first messages and waits for the actors' answer; the actor system lives for all the reps.
+     */
+    private static void runSavina(String bench, String impl, int procs, int warmup, int measured) {
+        long expected = savinaExpected(bench);
+        try (SavinaActors a = SavinaActors.of(impl, procs)) {
+            if (a instanceof SavinaActors.Gmp4j g) {
+                RUNTIMES.add(g.runtime());
+            }
+            List<Double> samples = new ArrayList<>();
+            for (int rep = 0; rep < warmup + measured; rep++) {
+                System.gc();
+                long t0 = System.nanoTime();
+                long r = savinaBody(bench, a);
+                long ns = System.nanoTime() - t0;
+                Bodies.verify(bench, r, expected);
+                if (rep >= warmup) {
+                    samples.add(ns / 1e6);
+                }
+            }
+            String st = a.stats();
+            if (!st.isEmpty()) {
+                System.err.println("stats after " + (warmup + measured) + " reps: " + st);
+            }
+            printResult(bench, impl, procs, samples, "ms");
         }
     }
 

@@ -36,7 +36,9 @@ import java.util.function.Consumer;
  * {@code floor-execute}, {@code floor-spawn-registry-on}, {@code floor-spawn-registry-off}; at
  * procs=1 only), and the channel benchmarks {@code pingpong} (+ {@code pingpong-cpu}),
  * {@code buffered-1p1c}, {@code buffered-4p4c}, {@code select}, {@code sieve},
- * {@code threadring} (see {@link ChanBodies}; jdk has no select, jox runs only these). Each
+ * {@code threadring} (see {@link ChanBodies}; jdk has no select, jox runs only these), and the
+ * Savina actor benchmarks {@code savina-*} (see {@link SavinaBodies}; gmp4j, pekko and jdk
+ * only; pekko runs only these). Each
  * child JVM gets {@code <gmp4j.jvmFlags> -Xms2g -Xmx2g -XX:+UseParallelGC}
  * plus the implementation's knob: gmp4j {@code -Dgmp4j.maxprocs=N}; jdk
  * {@code -Djdk.virtualThreadScheduler.parallelism=N -Djdk.virtualThreadScheduler.maxPoolSize=N};
@@ -47,11 +49,13 @@ import java.util.function.Consumer;
  */
 public final class BenchMain {
     static final List<String> BENCHES = List.of("spawn", "skynet", "fib", "floor",
-            "pingpong", "buffered-1p1c", "buffered-4p4c", "select", "sieve", "threadring");
+            "pingpong", "buffered-1p1c", "buffered-4p4c", "select", "sieve", "threadring",
+            "savina-pingpong", "savina-counting", "savina-threadring", "savina-fj-throughput",
+            "savina-fj-creation", "savina-big", "savina-chameneos");
     /** The channel benchmarks ({@link ChanBodies}): gmp4j, jdk (not select), jox and go. */
     static final List<String> CHAN_BENCHES = List.of(
             "pingpong", "buffered-1p1c", "buffered-4p4c", "select", "sieve", "threadring");
-    static final List<String> IMPLS = List.of("gmp4j", "jdk", "jox", "go");
+    static final List<String> IMPLS = List.of("gmp4j", "jdk", "jox", "pekko", "go");
     static final String DEFAULT_JVM_FLAGS =
             "--add-opens java.base/java.lang=ALL-UNNAMED --enable-native-access=ALL-UNNAMED "
                     + "--sun-misc-unsafe-memory-access=allow";
@@ -89,6 +93,10 @@ public final class BenchMain {
          * counts were given it gets 5x the warm-ups and 4x the measured runs.
          */
         String repsFor(String bench) {
+            if (bench.equals("savina-threadring") && reps <= 0 && warmup < 0) {
+                // about 10 ms a run: more repetitions for the JIT and the median to settle
+                return quick ? "5+5" : "10+10";
+            }
             if (bench.equals("threadring") && reps <= 0 && warmup < 0) {
                 // 10,000,000 hops (quick: 1,000,000) take seconds; one run is 10^7 samples already
                 return quick ? "0+1" : "1+3";
@@ -127,13 +135,16 @@ public final class BenchMain {
 
     static String usage() {
         return """
-                usage: BenchMain [name...] [--procs 1,2] [--impls gmp4j,jdk,go] [--json] [--reps N] [--warmup N]
+                usage: BenchMain [name...] [--procs 1,2] [--impls gmp4j,jdk,jox,pekko,go] [--json] [--reps N] [--warmup N]
                                  [--quick] [--timeout SECONDS]
                   names:    spawn skynet fib floor pingpong buffered-1p1c buffered-4p4c select sieve threadring
+                            savina-pingpong savina-counting savina-threadring savina-fj-throughput
+                            savina-fj-creation savina-big savina-chameneos
                             (default: all)
                   --procs   GOMAXPROCS / scheduler parallelism values (default 1,2); floor runs at 1 only
-                  --impls   implementations (default gmp4j,jdk,jox,go; go only when a `go` binary is on PATH;
-                            jox only for the channel benchmarks, jdk not for select)
+                  --impls   implementations (default gmp4j,jdk,jox,pekko,go; go only when a `go` binary is on PATH
+                            and not for savina-*; jox only for the channel benchmarks, pekko only for savina-*,
+                            jdk not for select)
                   --json    JSON lines instead of a table
                   --reps    measured repetitions (default 5, --quick 3); value = median
                   --warmup  warm-up repetitions (default 3, --quick 1)
@@ -238,8 +249,15 @@ public final class BenchMain {
             for (int procs : procsList) {
                 String reps = opt.repsFor(bench);
                 for (String impl : opt.impls) {
+                    boolean savina = BenchChild.SAVINA.contains(bench);
                     if (impl.equals("jox") && !CHAN_BENCHES.contains(bench)) {
                         continue; // Jox is a channel library: it has nothing to say on spawn etc.
+                    }
+                    if (impl.equals("pekko") && !savina) {
+                        continue; // Pekko runs the actor benchmarks only
+                    }
+                    if (savina && impl.equals("go")) {
+                        continue; // no Go version of the actor benchmarks
                     }
                     if (impl.equals("jdk") && bench.equals("select")) {
                         continue; // java.util.concurrent has no select
@@ -624,7 +642,7 @@ public final class BenchMain {
             if (g == null) {
                 continue;
             }
-            for (String other : List.of("jdk", "jox", "go")) {
+            for (String other : List.of("jdk", "jox", "pekko", "go")) {
                 Result o = find(bench, other, procs);
                 if (bench.equals("floor-switch-locksupport") && other.equals("jdk")) {
                     o = find("floor-switch", "jdk", procs); // the jdk figure is the same LockSupport ping-pong
