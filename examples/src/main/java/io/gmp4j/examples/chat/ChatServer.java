@@ -432,7 +432,9 @@ public final class ChatServer implements AutoCloseable {
                 remove(c, idle ? "idle" : "quit");
             }
             case Line(Client c, String text) -> {
-                if (c.nick == null) {
+                if (c.gone) {
+                    return; // read before it was disconnected
+                } else if (c.nick == null) {
                     login(c, text.strip());
                 } else if (text.startsWith("/")) {
                     command(c, text);
