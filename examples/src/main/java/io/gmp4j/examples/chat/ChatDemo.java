@@ -52,7 +52,7 @@ public final class ChatDemo {
         }
         int p = server.address().getPort();
         System.out.printf("gmp4j chat listening on 127.0.0.1:%d (max %d clients, %d-byte lines, idle %s)%n",
-                p, cfg.maxClients(), cfg.maxLine(), cfg.idle());
+                p, cfg.maxClients(), cfg.maxLine(), cfg.idle().isPositive() ? ChatServer.human(cfg.idle()) : "off");
         System.out.printf("connect with:  nc 127.0.0.1 %d   (or: telnet 127.0.0.1 %d); Ctrl-C stops the server%n", p, p);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();

@@ -427,7 +427,7 @@ public final class ChatServer implements AutoCloseable {
             case TooLong(Client c) -> send(c, "*** line too long (max " + cfg.maxLine() + " bytes), ignored");
             case Left(Client c, boolean idle) -> {
                 if (idle) {
-                    send(c, "*** idle for " + cfg.idle() + ", disconnecting");
+                    send(c, "*** idle for " + human(cfg.idle()) + ", disconnecting");
                 }
                 remove(c, idle ? "idle" : "quit");
             }
@@ -523,6 +523,15 @@ public final class ChatServer implements AutoCloseable {
             case "/help" -> send(c, "*** commands: /nick <new>, /join <room>, /rooms, /who, /msg <nick> <text>, /quit");
             default -> send(c, "*** unknown command " + w[0] + "; /help lists them");
         }
+    }
+
+    /** 5m, 30s, 300ms, as the {@code --idle} flag takes them. */
+    static String human(Duration d) {
+        long ms = d.toMillis();
+        if (ms % 60_000 == 0 && ms > 0) {
+            return ms / 60_000 + "m";
+        }
+        return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
     }
 
     private static String key(String nick) {

@@ -370,7 +370,7 @@ class ChatServerTest {
         try (ChatClient a = new ChatClient(addr)) {
             a.await("*** choose a nickname:"::equals);
             // no sleep: the read below waits for the server's notice
-            assertEquals(List.of("*** idle for PT0.3S, disconnecting"), a.readToEnd());
+            assertEquals(List.of("*** idle for 300ms, disconnecting"), a.readToEnd());
         }
     }
 
