@@ -118,6 +118,8 @@ public final class ChatServer implements AutoCloseable {
     private final WaitGroup conns = new WaitGroup();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final Object closeLock = new Object();
+    /** Socket writes by the writers (each a batch of one or more lines). */
+    private final java.util.concurrent.atomic.LongAdder writes = new java.util.concurrent.atomic.LongAdder();
     private boolean closing;
 
     // ---- owned by the hub goroutine
@@ -200,7 +202,18 @@ public final class ChatServer implements AutoCloseable {
 
     /** Counters, readable once stopped: clients served, lines delivered, clients too slow. */
     public String summary() {
-        return served + " clients served, " + delivered + " lines delivered, " + kicked + " disconnected as too slow";
+        return served + " clients served, " + delivered + " lines delivered in " + writes.sum() + " writes, "
+                + kicked + " disconnected as too slow";
+    }
+
+    /** Lines queued to clients (hub-owned: read it once stopped). */
+    public long delivered() {
+        return delivered;
+    }
+
+    /** Socket writes so far (a write carries every line that was queued): exact once stopped. */
+    public long writes() {
+        return writes.sum();
     }
 
     // =====================================================================================
@@ -337,6 +350,7 @@ public final class ChatServer implements AutoCloseable {
                     line = r.value();
                 }
                 c.conn.write(buf, 0, n);
+                writes.increment();
             }
             if (c.halfClose) {
                 c.conn.closeWrite();
