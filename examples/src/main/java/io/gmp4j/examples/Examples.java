@@ -15,6 +15,9 @@ public final class Examples {
     private static final Map<String, Example> EXAMPLES = new LinkedHashMap<>();
 
     static {
+        EXAMPLES.put("chat", new Example(
+                "the main example: a chat server with nicknames and rooms on 127.0.0.1:7000 (connect with nc)",
+                io.gmp4j.examples.chat.ChatDemo::main));
         EXAMPLES.put("sched", new Example(
                 "exercises the GMP scheduler (fan-out, ping-pong, a blocking syscall) and prints Go's schedtrace",
                 SchedDemo::main));

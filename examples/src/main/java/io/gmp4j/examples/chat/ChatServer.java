@@ -1,0 +1,663 @@
+package io.gmp4j.examples.chat;
+
+import io.gmp4j.GoRuntime;
+import io.gmp4j.chan.Chan;
+import io.gmp4j.chan.Recv;
+import io.gmp4j.chan.Select;
+import io.gmp4j.net.Conn;
+import io.gmp4j.net.DeadlineExceededException;
+import io.gmp4j.net.Listener;
+import io.gmp4j.net.Net;
+import io.gmp4j.sync.WaitGroup;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+/**
+ * A line-based chat server on goroutines: nicknames, rooms, private messages.
+ *
+ * <h2>Goroutines</h2>
+ * <ul>
+ * <li>an <b>acceptor</b> ({@link Listener#accept} in a loop) that starts two goroutines per
+ *     connection;</li>
+ * <li>a <b>reader</b> per connection: reads lines ({@link LineIn}, with the read deadline as
+ *     the idle timeout) and posts each to the hub; it never writes;</li>
+ * <li>a <b>writer</b> per connection, fed by a bounded channel ({@link Config#queue} lines):
+ *     it takes whatever is queued (up to 64 KiB), writes it as one batch and waits again only
+ *     when the channel is empty, so a busy room costs one socket write per batch, not one per
+ *     line;</li>
+ * <li>one <b>hub</b> that owns every piece of state (nicknames, rooms, members), selecting
+ *     over the event channel and the quit channel.</li>
+ * </ul>
+ *
+ * <h2>Why a hub and not rooms as actors</h2>
+ * Half the commands cross rooms: nicknames are unique server-wide ({@code /nick}, the login),
+ * {@code /msg} reaches a nick in any room, {@code /join} moves a member from one room to
+ * another, {@code /rooms} lists them all. With one goroutine owning all of it each command is
+ * a plain map operation, atomic by construction, with no registry shared between room actors
+ * and no two-room handshake for {@code /join}. What it costs: one goroutine does every
+ * fan-out, so a single busy room cannot use more than one core for routing; the hub only
+ * hands lines to per-client channels ({@link Chan#trySend}, never blocking), and the writers,
+ * which do the socket work and the UTF-8 encoding, run on every P.
+ *
+ * <h2>Slow clients</h2>
+ * The hub never waits for a client: when a client's outbound channel is full it is
+ * disconnected on the spot (its connection closed, which also wakes its writer parked on the
+ * full socket) and the room is told {@code *** nick was disconnected: too slow}. The slow
+ * client itself cannot be told in-band (its pipe is what is full); what it had been sent
+ * before is still delivered for a few seconds. The rest of the room never slows down.
+ *
+ * <h2>Limits</h2>
+ * Line length (longer lines are refused with a notice and the connection stays), clients
+ * (one more gets "server full" and is closed), idle time (read deadline), outbound queue.
+ * Invalid UTF-8 becomes U+FFFD.
+ *
+ * <h2>Shutdown</h2>
+ * {@link #close()}: the listener stops, every client gets {@code *** server shutting down,
+ * goodbye} and a FIN once its queue is written; connections the clients have not closed after
+ * {@link Config#grace} are closed by the server.
+ */
+public final class ChatServer implements AutoCloseable {
+    /** The server's limits. */
+    public record Config(int maxClients, int maxLine, Duration idle, int queue, Duration grace) {
+        public Config {
+            if (maxClients < 1 || maxLine < 1 || queue < 1) {
+                throw new IllegalArgumentException("maxClients, maxLine and queue must be >= 1");
+            }
+        }
+
+        /** 1000 clients, 1 KiB lines, 5 minutes idle, 1024 queued lines, 2 s to say goodbye. */
+        public static Config defaults() {
+            return new Config(1000, 1024, Duration.ofMinutes(5), 1024, Duration.ofSeconds(2));
+        }
+
+        public Config withMaxClients(int n) {
+            return new Config(n, maxLine, idle, queue, grace);
+        }
+
+        public Config withMaxLine(int n) {
+            return new Config(maxClients, n, idle, queue, grace);
+        }
+
+        /** Zero or negative: no idle timeout. */
+        public Config withIdle(Duration d) {
+            return new Config(maxClients, maxLine, d, queue, grace);
+        }
+
+        public Config withQueue(int n) {
+            return new Config(maxClients, maxLine, idle, n, grace);
+        }
+    }
+
+    static final String DEFAULT_ROOM = "lobby";
+    static final String GOODBYE = "*** server shutting down, goodbye";
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,20}");
+    private static final int MAX_BATCH = 64 * 1024;
+
+    // ---- set once
+    private final GoRuntime rt;
+    private final Config cfg;
+    private final Listener listener;
+    private final Chan<Event> events = new Chan<>(4096);
+    private final Chan<Void> quit = new Chan<>();
+    /** Readers and writers. */
+    private final WaitGroup conns = new WaitGroup();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final Object closeLock = new Object();
+    /** Socket writes by the writers (each a batch of one or more lines). */
+    private final java.util.concurrent.atomic.LongAdder writes = new java.util.concurrent.atomic.LongAdder();
+    private boolean closing;
+
+    // ---- owned by the hub goroutine
+    private final Set<Client> clients = new LinkedHashSet<>();
+    private final Map<String, Client> byNick = new HashMap<>(); // lower-case nick
+    private final Map<String, Set<Client>> rooms = new TreeMap<>();
+    private final ArrayDeque<Client> toKick = new ArrayDeque<>();
+    private long delivered;
+    private long kicked;
+    private long served;
+    // (the counters are read by summary() after stopped: the latch orders them)
+
+    private ChatServer(GoRuntime rt, Config cfg, Listener listener) {
+        this.rt = rt;
+        this.cfg = cfg;
+        this.listener = listener;
+    }
+
+    /**
+     * Listens on {@code address} ({@code "127.0.0.1:0"} for a free port) with goroutines of
+     * {@code rt}, and serves until {@link #close()}.
+     */
+    public static ChatServer start(GoRuntime rt, String address, Config cfg) throws IOException {
+        CompletableFuture<Listener> l = new CompletableFuture<>();
+        rt.go(() -> { // the listener belongs to the runtime of the goroutine that opens it
+            try {
+                l.complete(Net.listen(address));
+            } catch (Throwable t) {
+                l.completeExceptionally(t);
+            }
+        });
+        Listener listener;
+        try {
+            listener = l.get(30, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException("listen " + address, e.getCause());
+        } catch (Exception e) {
+            throw new IOException("listen " + address, e);
+        }
+        ChatServer s = new ChatServer(rt, cfg, listener);
+        rt.go(s::hub);
+        rt.go(s::acceptLoop);
+        return s;
+    }
+
+    /** The address it listens on. */
+    public InetSocketAddress address() {
+        return listener.address();
+    }
+
+    /**
+     * Stops accepting, says goodbye to every client and waits (at most the grace period plus a
+     * few seconds) until every connection is closed. Idempotent; callable from any thread,
+     * including a shutdown hook.
+     */
+    @Override
+    public void close() {
+        synchronized (closeLock) {
+            if (!closing) {
+                closing = true;
+                listener.close();
+                quit.close();
+            }
+        }
+        awaitStopped(cfg.grace().plusSeconds(10));
+    }
+
+    /** Waits until the server has stopped; false if it has not after {@code d}. */
+    public boolean awaitStopped(Duration d) {
+        try {
+            return stopped.await(d.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Counters, readable once stopped: clients served, lines delivered, clients too slow. */
+    public String summary() {
+        return served + " clients served, " + delivered + " lines delivered in " + writes.sum() + " writes, "
+                + kicked + " disconnected as too slow";
+    }
+
+    /** Lines queued to clients (hub-owned: read it once stopped). */
+    public long delivered() {
+        return delivered;
+    }
+
+    /** Socket writes so far (a write carries every line that was queued): exact once stopped. */
+    public long writes() {
+        return writes.sum();
+    }
+
+    // =====================================================================================
+    // Connections
+    // =====================================================================================
+
+    /** A connection. {@code nick}, {@code room} and {@code gone} belong to the hub. */
+    private static final class Client {
+        final Conn conn;
+        final Chan<String> out;
+        String nick;
+        String room;
+        boolean gone;
+        /** Written by the hub before closing {@code out}; the writer reads it after. */
+        volatile boolean halfClose;
+
+        Client(Conn conn, int queue) {
+            this.conn = conn;
+            this.out = new Chan<>(queue);
+        }
+
+        @Override
+        public String toString() {
+            return nick != null ? nick : String.valueOf(conn.remoteAddress());
+        }
+    }
+
+    private sealed interface Event {
+    }
+
+    private record Joined(Client c) implements Event {
+    }
+
+    private record Line(Client c, String text) implements Event {
+    }
+
+    private record TooLong(Client c) implements Event {
+    }
+
+    /** The reader ended: end of stream, an error, or the idle timeout ({@code idle}). */
+    private record Left(Client c, boolean idle) implements Event {
+    }
+
+    /** Posts {@code e} to the hub; false when the server is stopping. */
+    private boolean post(Select s, Event e) {
+        s.reset();
+        s.send(events, e);
+        int q = s.recv(quit);
+        return s.select() != q;
+    }
+
+    private void acceptLoop() {
+        Select s = new Select();
+        while (true) {
+            Conn conn;
+            try {
+                conn = listener.accept();
+            } catch (IOException e) {
+                return; // closed
+            }
+            Client c = new Client(conn, cfg.queue());
+            conns.add(2);
+            rt.go(() -> writer(c));
+            if (!post(s, new Joined(c))) {
+                conn.close();
+                c.out.close();
+                conns.done(); // the reader that never starts
+                return;
+            }
+            rt.go(() -> reader(c));
+        }
+    }
+
+    private void reader(Client c) {
+        Select s = new Select();
+        LineIn in = new LineIn(c.conn, cfg.maxLine());
+        boolean idleLimit = !cfg.idle().isZero() && !cfg.idle().isNegative();
+        try {
+            while (true) {
+                if (idleLimit) {
+                    c.conn.setReadDeadline(Instant.now().plus(cfg.idle()));
+                }
+                String line;
+                try {
+                    line = in.readLine();
+                } catch (DeadlineExceededException e) {
+                    post(s, new Left(c, true));
+                    return;
+                } catch (IOException e) {
+                    line = null; // reset, closed by the server: the same as end of stream
+                }
+                if (line == null) {
+                    post(s, new Left(c, false));
+                    return;
+                }
+                if (!post(s, line == LineIn.TOO_LONG ? new TooLong(c) : new Line(c, line))) {
+                    return;
+                }
+            }
+        } finally {
+            conns.done();
+        }
+    }
+
+    /**
+     * Writes what is queued for {@code c} in batches until the hub closes its channel, then
+     * closes the connection (or, at shutdown, only its write side, so the goodbye is followed
+     * by a FIN and the client closes).
+     */
+    private void writer(Client c) {
+        byte[] buf = new byte[4096];
+        try {
+            boolean open = true;
+            while (open) {
+                String line = c.out.recv();
+                if (line == null) {
+                    break;
+                }
+                int n = 0;
+                while (true) {
+                    buf = append(buf, n, line);
+                    n += utf8Length(line) + 1;
+                    if (n >= MAX_BATCH) {
+                        break;
+                    }
+                    Recv<String> r = c.out.tryRecv();
+                    if (r == null) {
+                        break; // the channel is empty: write (and flush) the batch
+                    }
+                    if (!r.ok()) {
+                        open = false;
+                        break;
+                    }
+                    line = r.value();
+                }
+                c.conn.write(buf, 0, n);
+                writes.increment();
+            }
+            if (c.halfClose) {
+                c.conn.closeWrite();
+            } else {
+                c.conn.close();
+            }
+        } catch (IOException e) {
+            c.conn.close();
+        } finally {
+            conns.done();
+        }
+    }
+
+    private static int utf8Length(String s) {
+        int n = s.length();
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            if (ch >= 0x80) {
+                return s.getBytes(StandardCharsets.UTF_8).length;
+            }
+        }
+        return n;
+    }
+
+    /** Appends {@code line} and '\n' at {@code n}, growing {@code buf} as needed. */
+    private static byte[] append(byte[] buf, int n, String line) {
+        byte[] bytes = null;
+        int len = line.length();
+        for (int i = 0; i < line.length(); i++) {
+            if (line.charAt(i) >= 0x80) {
+                bytes = line.getBytes(StandardCharsets.UTF_8);
+                len = bytes.length;
+                break;
+            }
+        }
+        if (n + len + 1 > buf.length) {
+            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, n + len + 1));
+        }
+        if (bytes != null) {
+            System.arraycopy(bytes, 0, buf, n, len);
+        } else {
+            line.getBytes(0, len, buf, n); // ASCII: one byte per char
+        }
+        buf[n + len] = '\n';
+        return buf;
+    }
+
+    // =====================================================================================
+    // The hub
+    // =====================================================================================
+
+    private void hub() {
+        Select s = new Select();
+        try {
+            while (true) {
+                s.reset();
+                int ev = s.recv(events);
+                int q = s.recv(quit);
+                int chosen = s.select();
+                if (chosen == q) {
+                    break;
+                }
+                if (chosen == ev) {
+                    handle(s.value());
+                    kickSlow();
+                }
+            }
+            shutdown(s);
+        } finally {
+            stopped.countDown();
+        }
+    }
+
+    private void handle(Event e) {
+        switch (e) {
+            case Joined(Client c) -> {
+                served++;
+                if (clients.size() >= cfg.maxClients()) {
+                    send(c, "*** server full (" + cfg.maxClients() + " clients), try again later");
+                    c.gone = true;
+                    c.out.close();
+                    return;
+                }
+                clients.add(c);
+                send(c, "*** welcome to gmp4j chat; commands: /nick /join /rooms /who /msg /quit");
+                send(c, "*** choose a nickname:");
+            }
+            case TooLong(Client c) -> send(c, "*** line too long (max " + cfg.maxLine() + " bytes), ignored");
+            case Left(Client c, boolean idle) -> {
+                if (idle) {
+                    send(c, "*** idle for " + human(cfg.idle()) + ", disconnecting");
+                }
+                remove(c, idle ? "idle" : "quit");
+            }
+            case Line(Client c, String text) -> {
+                if (c.gone) {
+                    return; // read before it was disconnected
+                } else if (c.nick == null) {
+                    login(c, text.strip());
+                } else if (text.startsWith("/")) {
+                    command(c, text);
+                } else if (!text.isBlank()) {
+                    broadcast(c.room, "[" + c.room + "] " + c.nick + ": " + text);
+                }
+            }
+        }
+    }
+
+    private void login(Client c, String nick) {
+        if (c.gone) {
+            return;
+        }
+        if (!NAME.matcher(nick).matches()) {
+            send(c, "*** a nickname is 1 to 20 letters, digits, '_', '-' or '.'; choose a nickname:");
+        } else if (byNick.containsKey(key(nick))) {
+            send(c, "*** nickname " + nick + " is taken, choose another:");
+        } else {
+            c.nick = nick;
+            byNick.put(key(nick), c);
+            send(c, "*** hello " + nick + "; you are in " + DEFAULT_ROOM + " (/join <room> to move, /rooms to list)");
+            enter(c, DEFAULT_ROOM);
+        }
+    }
+
+    private void command(Client c, String text) {
+        if (c.gone) {
+            return;
+        }
+        String[] w = text.strip().split("\\s+", 3);
+        String arg = w.length > 1 ? w[1] : "";
+        switch (w[0]) {
+            case "/nick" -> {
+                if (!NAME.matcher(arg).matches()) {
+                    send(c, "*** usage: /nick <new> (1 to 20 letters, digits, '_', '-' or '.')");
+                } else if (byNick.containsKey(key(arg)) && byNick.get(key(arg)) != c) {
+                    send(c, "*** nickname " + arg + " is taken");
+                } else {
+                    String old = c.nick;
+                    byNick.remove(key(old));
+                    c.nick = arg;
+                    byNick.put(key(arg), c);
+                    broadcast(c.room, "*** " + old + " is now known as " + arg);
+                }
+            }
+            case "/join" -> {
+                if (!NAME.matcher(arg).matches()) {
+                    send(c, "*** usage: /join <room> (1 to 20 letters, digits, '_', '-' or '.')");
+                } else if (arg.equals(c.room)) {
+                    send(c, "*** you are already in " + arg);
+                } else {
+                    leave(c, "left " + c.room);
+                    enter(c, arg);
+                }
+            }
+            case "/rooms" -> {
+                StringBuilder b = new StringBuilder("*** rooms:");
+                rooms.forEach((name, members) -> b.append(' ').append(name).append(" (").append(members.size()).append(')'));
+                send(c, b.toString());
+            }
+            case "/who" -> {
+                StringBuilder b = new StringBuilder("*** in ").append(c.room).append(':');
+                for (Client m : rooms.get(c.room)) {
+                    b.append(' ').append(m.nick);
+                }
+                send(c, b.toString());
+            }
+            case "/msg" -> {
+                Client to = byNick.get(key(arg));
+                if (w.length < 3 || w[2].isBlank()) {
+                    send(c, "*** usage: /msg <nick> <text>");
+                } else if (to == null) {
+                    send(c, "*** no such nick: " + arg);
+                } else {
+                    send(to, "[pm] " + c.nick + ": " + w[2]);
+                    if (to != c) {
+                        send(c, "[pm -> " + to.nick + "] " + w[2]);
+                    }
+                }
+            }
+            case "/quit" -> {
+                send(c, "*** bye " + c.nick);
+                remove(c, "quit");
+            }
+            case "/help" -> send(c, "*** commands: /nick <new>, /join <room>, /rooms, /who, /msg <nick> <text>, /quit");
+            default -> send(c, "*** unknown command " + w[0] + "; /help lists them");
+        }
+    }
+
+    /** 5m, 30s, 300ms, as the {@code --idle} flag takes them. */
+    static String human(Duration d) {
+        long ms = d.toMillis();
+        if (ms % 60_000 == 0 && ms > 0) {
+            return ms / 60_000 + "m";
+        }
+        return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
+    }
+
+    private static String key(String nick) {
+        return nick.toLowerCase(Locale.ROOT);
+    }
+
+    private void enter(Client c, String room) {
+        c.room = room;
+        rooms.computeIfAbsent(room, r -> new LinkedHashSet<>()).add(c);
+        broadcast(room, "*** " + c.nick + " joined " + room);
+    }
+
+    /** Takes {@code c} out of its room and tells the room why. */
+    private void leave(Client c, String why) {
+        if (c.room == null) {
+            return;
+        }
+        String room = c.room;
+        Set<Client> members = rooms.get(room);
+        members.remove(c);
+        c.room = null;
+        if (members.isEmpty() && !room.equals(DEFAULT_ROOM)) {
+            rooms.remove(room);
+        }
+        broadcast(room, "*** " + c.nick + " " + why);
+    }
+
+    /** Forgets {@code c}; its writer writes what is queued and closes the connection. */
+    private void remove(Client c, String why) {
+        if (c.gone) {
+            return;
+        }
+        c.gone = true;
+        clients.remove(c);
+        if (c.nick != null) {
+            byNick.remove(key(c.nick));
+            leave(c, why.equals("quit") ? "left" : "was disconnected: " + why);
+        }
+        c.out.close();
+    }
+
+    /** Queues {@code line} for {@code c}; a full queue marks it too slow (see {@link #kickSlow}). */
+    private void send(Client c, String line) {
+        if (c.gone) {
+            return;
+        }
+        if (c.out.trySend(line)) {
+            delivered++;
+        } else if (!toKick.contains(c)) {
+            toKick.add(c);
+        }
+    }
+
+    private void broadcast(String room, String line) {
+        Set<Client> members = rooms.get(room);
+        if (members == null) {
+            return;
+        }
+        for (Client m : members) {
+            send(m, line);
+        }
+    }
+
+    /** Disconnects the clients whose queue was full (telling their rooms may find more). */
+    private void kickSlow() {
+        Client c;
+        while ((c = toKick.poll()) != null) {
+            if (c.gone) {
+                continue;
+            }
+            kicked++;
+            c.conn.close(); // wakes its writer, parked on the full socket
+            remove(c, "too slow");
+        }
+    }
+
+    private void shutdown(Select s) {
+        for (Client c : clients) {
+            send(c, GOODBYE);
+            c.gone = true;
+            c.halfClose = true;
+            c.out.close();
+        }
+        Chan<Void> allDone = new Chan<>();
+        rt.go(() -> {
+            conns.await();
+            allDone.close();
+        });
+        // Until every reader and writer is done: drop what is still posted (a connection
+        // accepted as quit was closed is closed here), and after the grace period close the
+        // connections whose clients did not close after the goodbye.
+        long deadline = System.nanoTime() + cfg.grace().toNanos();
+        boolean forced = false;
+        while (true) {
+            s.reset();
+            int done = s.recv(allDone);
+            int ev = s.recv(events);
+            int late = forced ? -2 : s.timeout(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            int chosen = s.select();
+            if (chosen == done) {
+                return;
+            }
+            if (chosen == ev && s.value() instanceof Joined(Client c)) {
+                c.gone = true;
+                c.out.close();
+                c.conn.close();
+            } else if (chosen == late) {
+                forced = true;
+                for (Client c : clients) {
+                    c.conn.close();
+                }
+            }
+        }
+    }
+}
