@@ -1,6 +1,7 @@
 package io.gmp4j.actor;
 
 import io.gmp4j.runtime.RuntimeTimer;
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.runtime.ShortLock;
 import io.gmp4j.runtime.Waiter;
 import java.lang.invoke.MethodHandles;
@@ -83,6 +84,8 @@ abstract class ActorCell<T> implements ActorRef<T> {
     final String name;
     final boolean named;
     final MessagePassingQueue<T> mailbox = new MpscUnboundedUnpaddedArrayQueue<>(MAILBOX_CHUNK);
+    /** The bound of a bounded mailbox; null (the default) for an unbounded one. */
+    final MailboxBound bound;
     final Ctx ctx = new Ctx();
 
     /** IDLE, SCHEDULED, or the Waiter of a process parked in receive. */
@@ -110,11 +113,13 @@ abstract class ActorCell<T> implements ActorRef<T> {
         void onTerminated(Terminated t);
     }
 
-    ActorCell(ActorSystem system, ActorCell<?> parent, String name, Object initialState) {
+    ActorCell(ActorSystem system, ActorCell<?> parent, Props props, Object initialState) {
+        String name = props.name();
         this.system = system;
         this.parent = parent;
         this.named = name != null;
         this.name = name != null ? name : "$" + system.nextId();
+        this.bound = props.capacity() > 0 ? new MailboxBound(props.capacity(), props.overflow()) : null;
         this.state = initialState;
     }
 
@@ -139,8 +144,57 @@ abstract class ActorCell<T> implements ActorRef<T> {
             system.deadLetter(msg, this);
             return;
         }
+        if (bound != null) {
+            tellBounded(msg);
+            return;
+        }
         mailbox.offer(msg);
         signal();
+    }
+
+    /** Tell to a bounded mailbox: take a place first, else apply the overflow policy. */
+    private void tellBounded(T msg) {
+        MailboxBound b = bound;
+        while (!b.tryAcquire()) {
+            switch (b.overflow) {
+                case DROP -> {
+                    system.deadLetter(msg, this);
+                    return;
+                }
+                case FAIL -> throw new MailboxFullException(name, b.capacity);
+                case BLOCK -> {
+                    if (Scheduler.runningOnM() || isOwnConsumer()) {
+                        // A behaviour actor (or a timer callback) must never block its M, and a
+                        // process actor waiting for room in its own mailbox would wait forever.
+                        throw new MailboxFullException(name, b.capacity);
+                    }
+                    b.await();
+                    if (dead) {
+                        system.deadLetter(msg, this); // died while we waited
+                        return;
+                    }
+                }
+            }
+        }
+        mailbox.offer(msg);
+        signal();
+    }
+
+    /** True when the caller is this actor's own consumer goroutine (a process actor's body). */
+    boolean isOwnConsumer() {
+        return false;
+    }
+
+    /** Consumer only: the next message, giving its place back to a bounded mailbox. */
+    final T take() {
+        T m = mailbox.poll();
+        if (m != null) {
+            MailboxBound b = bound;
+            if (b != null) {
+                b.taken();
+            }
+        }
+        return m;
     }
 
     /** After enqueuing (or requesting a stop): make sure somebody consumes the mailbox. */
@@ -203,7 +257,7 @@ abstract class ActorCell<T> implements ActorRef<T> {
     /** Consumer only: the rest of the mailbox becomes dead letters. */
     final void drainDead() {
         T m;
-        while ((m = mailbox.poll()) != null) {
+        while ((m = take()) != null) {
             system.deadLetter(m, this);
         }
     }
@@ -244,7 +298,11 @@ abstract class ActorCell<T> implements ActorRef<T> {
         if (r.isDone()) {
             timer.stop(); // completed before the timer was visible to complete()
         }
-        tell(msg);
+        try {
+            tell(msg);
+        } catch (MailboxFullException e) {
+            r.complete(null, e);
+        }
         return r;
     }
 
@@ -374,6 +432,9 @@ abstract class ActorCell<T> implements ActorRef<T> {
             }
         }
         dead = true;
+        if (bound != null) {
+            bound.close(); // blocked senders wake, see dead, and dead-letter their messages
+        }
         // Whatever is left in the mailbox: drained here if nobody holds the consumer role, else
         // by its holder, which re-checks after its release (hasWork sees dead).
         if (consumer) {

@@ -21,10 +21,15 @@ import java.util.function.Function;
  */
 public interface ActorRef<T> {
     /**
-     * Sends {@code msg}, fire and forget. Never blocks (mailboxes are unbounded). Messages from
-     * one sender arrive in the order sent. A message to a stopped actor becomes a
+     * Sends {@code msg}, fire and forget. Never blocks on an unbounded mailbox (the default).
+     * Messages from one sender arrive in the order sent. A message to a stopped actor becomes a
      * {@link DeadLetter}. A message to an idle actor schedules it: from a goroutine or from
      * another actor, on the sender's P, to run next (Go's runnext).
+     *
+     * <p>To a full bounded mailbox ({@link Props#withMailbox}), the actor's {@link Overflow}
+     * policy applies: {@code BLOCK} parks a goroutine or thread sender until there is room (a
+     * behaviour actor sender gets {@code FAIL} instead: it must never block its M), {@code FAIL}
+     * throws {@link MailboxFullException}, {@code DROP} makes the message a dead letter.
      *
      * <pre>{@code
      * ref.tell("ping");
@@ -38,7 +43,9 @@ public interface ActorRef<T> {
      * Request-response: builds a message that carries a one-shot reply address, sends it, and
      * returns the pending answer. The answer fails with {@link AskTimeoutException} if none
      * comes within {@code timeout}, and with {@link ActorStoppedException} if this actor stops
-     * (or had stopped) before answering.
+     * (or had stopped) before answering. If the request meets a full bounded mailbox whose
+     * policy throws, the answer fails with {@link MailboxFullException}; one that is dropped
+     * (policy {@code DROP}) is a dead letter and the answer times out.
      *
      * <pre>{@code
      * record Get(ActorRef<Integer> replyTo) {}

@@ -19,7 +19,7 @@ final class BehaviorCell<T> extends ActorCell<T> implements Runnable {
     private Behavior<T> behavior;
 
     BehaviorCell(ActorSystem system, ActorCell<?> parent, Props props, Behavior<T> behavior) {
-        super(system, parent, props.name(), IDLE);
+        super(system, parent, props, IDLE);
         if (behavior == null) {
             throw new NullPointerException("spawn: null behaviour");
         }
@@ -58,7 +58,7 @@ final class BehaviorCell<T> extends ActorCell<T> implements Runnable {
                 beginStop(null);
                 return;
             }
-            T m = mailbox.poll();
+            T m = take();
             if (m == null) {
                 return;
             }

@@ -32,7 +32,7 @@ final class ProcessCell<T> extends ActorCell<T> {
     private volatile Thread thread;
 
     ProcessCell(ActorSystem system, ActorCell<?> parent, Props props, ProcessBody<T> body) {
-        super(system, parent, props.name(), SCHEDULED); // the goroutine is the consumer from the start
+        super(system, parent, props, SCHEDULED); // the goroutine is the consumer from the start
         if (body == null) {
             throw new NullPointerException("spawnProcess: null body");
         }
@@ -64,6 +64,11 @@ final class ProcessCell<T> extends ActorCell<T> {
     }
 
     @Override
+    boolean isOwnConsumer() {
+        return thread == Thread.currentThread();
+    }
+
+    @Override
     void resume() {
         // Only reached after the body ended (the goroutine never leaves SCHEDULED for IDLE while
         // it runs): nothing to do until finish() makes the rest dead letters.
@@ -85,7 +90,7 @@ final class ProcessCell<T> extends ActorCell<T> {
             if (stopRequested) {
                 throw STOP;
             }
-            T m = mailbox.poll();
+            T m = take();
             if (m != null) {
                 if (filter == null || filter.test(m)) {
                     return m;

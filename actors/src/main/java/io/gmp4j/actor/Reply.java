@@ -135,6 +135,7 @@ public final class Reply<R> {
      *
      * @throws AskTimeoutException    if no answer came in time
      * @throws ActorStoppedException  if the actor stopped first
+     * @throws MailboxFullException   if the request met a full bounded mailbox that refuses
      * @throws IllegalStateException  when called from a behaviour actor (it would block an M)
      */
     public R get() {
@@ -201,6 +202,9 @@ public final class Reply<R> {
         }
         if (f instanceof ActorStoppedException e) {
             throw new ActorStoppedException(e.getMessage(), e.getCause());
+        }
+        if (f instanceof MailboxFullException e) {
+            throw new MailboxFullException(e.actor(), e.capacity()); // the request was never enqueued
         }
         if (f != null) {
             throw new IllegalStateException(what + " failed", f);

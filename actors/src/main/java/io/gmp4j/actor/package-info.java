@@ -14,7 +14,8 @@
  * }</pre>
  *
  * <p>Start with {@link io.gmp4j.actor.ActorSystem}, {@link io.gmp4j.actor.Behavior} and
- * {@link io.gmp4j.actor.ProcessContext}. Not in this version: supervisors and restarts, links,
- * bounded mailboxes.
+ * {@link io.gmp4j.actor.ProcessContext}. Mailboxes are unbounded unless spawned with
+ * {@link io.gmp4j.actor.Props#withMailbox} (see {@link io.gmp4j.actor.Overflow}). Not in this
+ * version: supervisors and restarts, links.
  */
 package io.gmp4j.actor;

@@ -1308,6 +1308,15 @@ public final class Scheduler implements Executor, AutoCloseable {
     }
 
     /**
+     * True when the caller runs directly on an M of a runtime rather than in a goroutine: a
+     * plain task such as a behaviour actor, or a timer callback. Such code must never park (it
+     * would block the M and its P); primitives that would wait fail or drop instead.
+     */
+    public static boolean runningOnM() {
+        return !Thread.currentThread().isVirtual() && Carrier.currentM() != null;
+    }
+
+    /**
      * Go's acquirem: until the matching {@link #releasem}, safe points do not yield the calling
      * goroutine. For code that holds a spin lock which a timer callback or another M may spin
      * on, and calls something with a safe point (a channel operation) inside it: yielding there
