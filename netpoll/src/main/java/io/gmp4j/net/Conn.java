@@ -21,7 +21,6 @@ import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
@@ -221,11 +220,11 @@ public final class Conn implements AutoCloseable {
         try {
             readRequested = false;
             eof = true;
-            wake = take(readers);
+            wake = Waiters.take(readers);
         } finally {
             lock.unlock();
         }
-        wakeAll(wake);
+        Waiters.wakeAll(wake);
     }
 
     /** Caller holds the lock: true if the caller must hand a read request to the loop. */
@@ -445,11 +444,11 @@ public final class Conn implements AutoCloseable {
                 return;
             }
             writeShut = true;
-            wake = take(writers);
+            wake = Waiters.take(writers);
         } finally {
             lock.unlock();
         }
-        wakeAll(wake);
+        Waiters.wakeAll(wake);
         // The empty write completes after every write queued before it: shut the output then
         // (shutting it at once would fail the writes still in Netty's outbound buffer).
         ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener((ChannelFutureListener) f -> {
@@ -477,7 +476,7 @@ public final class Conn implements AutoCloseable {
                 return;
             }
             closed = true;
-            wake = take(readers);
+            wake = Waiters.take(readers);
             wake.addAll(writers);
             writers.clear();
             wake.addAll(writeLockQueue);
@@ -486,7 +485,7 @@ public final class Conn implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        wakeAll(wake);
+        Waiters.wakeAll(wake);
         poller.conns.remove(this);
         Runnable hook = onClose;
         if (hook != null) {
@@ -547,11 +546,11 @@ public final class Conn implements AutoCloseable {
         try {
             readDeadlineSet = t != null && !t.equals(Instant.EPOCH);
             readDeadline = readDeadlineSet ? toNanoTime(t) : 0;
-            wake = take(readers);
+            wake = Waiters.take(readers);
         } finally {
             lock.unlock();
         }
-        wakeAll(wake);
+        Waiters.wakeAll(wake);
     }
 
     /** Go's {@code SetWriteDeadline}; see {@link #setReadDeadline}. */
@@ -561,11 +560,11 @@ public final class Conn implements AutoCloseable {
         try {
             writeDeadlineSet = t != null && !t.equals(Instant.EPOCH);
             writeDeadline = writeDeadlineSet ? toNanoTime(t) : 0;
-            wake = take(writers);
+            wake = Waiters.take(writers);
         } finally {
             lock.unlock();
         }
-        wakeAll(wake);
+        Waiters.wakeAll(wake);
     }
 
     static long toNanoTime(Instant t) {
@@ -707,26 +706,7 @@ public final class Conn implements AutoCloseable {
         }
     }
 
-    /** Caller holds the lock: empties {@code q} into a list to wake after unlocking. */
-    private static ArrayList<Waiter> take(ArrayList<Waiter> q) {
-        ArrayList<Waiter> out = new ArrayList<>(q);
-        q.clear();
-        return out;
-    }
 
-    /** Wakes what {@link #take} took; a waiter whose deadline already claimed it is skipped. */
-    private static void wakeAll(ArrayList<Waiter> ws) {
-        for (Waiter w : ws) {
-            if (w.claim(Boolean.TRUE)) {
-                try {
-                    w.wake();
-                } catch (RejectedExecutionException e) {
-                    // a goroutine of a closed runtime (its poller closing the sockets): it stays
-                    // abandoned, as the runtime's parked goroutines are; wake the others
-                }
-            }
-        }
-    }
 
     private static IOException copy(IOException e) {
         IOException c = e instanceof SocketException ? new SocketException(e.getMessage()) : new IOException(e.getMessage());
@@ -762,12 +742,12 @@ public final class Conn implements AutoCloseable {
                     return;
                 }
                 inbound.addLast(buf);
-                wake = readers.isEmpty() ? null : take(readers);
+                wake = readers.isEmpty() ? null : Waiters.take(readers);
             } finally {
                 lock.unlock();
             }
             if (wake != null) {
-                wakeAll(wake);
+                Waiters.wakeAll(wake);
             }
         }
 
@@ -799,11 +779,11 @@ public final class Conn implements AutoCloseable {
                 try {
                     eof = true;
                     readRequested = false;
-                    wake = take(readers);
+                    wake = Waiters.take(readers);
                 } finally {
                     lock.unlock();
                 }
-                wakeAll(wake);
+                Waiters.wakeAll(wake);
             }
             ctx.fireUserEventTriggered(evt);
         }
@@ -814,11 +794,11 @@ public final class Conn implements AutoCloseable {
                 ArrayList<Waiter> wake;
                 lock.lock();
                 try {
-                    wake = take(writers);
+                    wake = Waiters.take(writers);
                 } finally {
                     lock.unlock();
                 }
-                wakeAll(wake);
+                Waiters.wakeAll(wake);
             }
         }
 
@@ -831,13 +811,13 @@ public final class Conn implements AutoCloseable {
                     error = translate((cause.getMessage() != null && cause.getMessage().toLowerCase(java.util.Locale.ROOT)
                             .contains("pipe") ? "write " : "read ") + Conn.this, cause);
                 }
-                wake = take(readers);
+                wake = Waiters.take(readers);
                 wake.addAll(writers);
                 writers.clear();
             } finally {
                 lock.unlock();
             }
-            wakeAll(wake);
+            Waiters.wakeAll(wake);
             ctx.close();
         }
 
@@ -847,7 +827,7 @@ public final class Conn implements AutoCloseable {
             lock.lock();
             try {
                 inactive = true;
-                wake = take(readers);
+                wake = Waiters.take(readers);
                 wake.addAll(writers);
                 writers.clear();
                 if (closed) {
@@ -856,7 +836,7 @@ public final class Conn implements AutoCloseable {
             } finally {
                 lock.unlock();
             }
-            wakeAll(wake);
+            Waiters.wakeAll(wake);
             if (closed) {
                 poller.conns.remove(Conn.this);
             }

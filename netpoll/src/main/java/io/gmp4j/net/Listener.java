@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.concurrent.RejectedExecutionException;
 
 /**
  * A TCP listener: Go's {@code net.Listener}. {@link #accept} parks the calling goroutine until
@@ -124,12 +123,11 @@ public final class Listener implements AutoCloseable {
         lock.lock();
         try {
             open--;
-            wake = new ArrayList<>(acceptors);
-            acceptors.clear();
+            wake = Waiters.take(acceptors);
         } finally {
             lock.unlock();
         }
-        wakeAll(wake);
+        Waiters.wakeAll(wake);
     }
 
     /** The accept request, on the loop; a closed server channel wakes the acceptors instead (they find it closed). */
@@ -143,17 +141,43 @@ public final class Listener implements AutoCloseable {
         try {
             acceptRequested = false;
             closed = true;
-            wake = new ArrayList<>(acceptors);
-            acceptors.clear();
+            wake = Waiters.take(acceptors);
         } finally {
             lock.unlock();
         }
-        wakeAll(wake);
+        Waiters.wakeAll(wake);
     }
 
     /** The address it listens on (with the port the system chose for port 0). */
     public InetSocketAddress address() {
         return (InetSocketAddress) server.localAddress();
+    }
+
+    /**
+     * Marks the listener closed, fails the goroutines waiting in accept, closes the accepted
+     * connections nobody took, and forgets the listener. Returns false if it was already closed
+     * (what remained queued is dropped all the same).
+     */
+    private boolean markClosed() {
+        ArrayList<Waiter> wake;
+        ArrayList<Conn> drop;
+        boolean wasOpen;
+        lock.lock();
+        try {
+            wasOpen = !closed;
+            closed = true;
+            wake = Waiters.take(acceptors);
+            drop = new ArrayList<>(backlog);
+            backlog.clear();
+        } finally {
+            lock.unlock();
+        }
+        Waiters.wakeAll(wake);
+        for (Conn c : drop) {
+            c.close();
+        }
+        poller.listeners.remove(this);
+        return wasOpen;
     }
 
     /**
@@ -163,26 +187,9 @@ public final class Listener implements AutoCloseable {
      */
     @Override
     public void close() {
-        ArrayList<Waiter> wake;
-        ArrayList<Conn> drop;
-        lock.lock();
-        try {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            wake = new ArrayList<>(acceptors);
-            acceptors.clear();
-            drop = new ArrayList<>(backlog);
-            backlog.clear();
-        } finally {
-            lock.unlock();
+        if (!markClosed()) {
+            return;
         }
-        wakeAll(wake);
-        for (Conn c : drop) {
-            c.close();
-        }
-        poller.listeners.remove(this);
         // Wait for the socket to close, as Go's Close does: a dial right after close must find
         // the port closed, not queue in the backlog of a socket about to close (and be reset).
         Net.await(poller, server.close(), "IO wait (close)");
@@ -195,8 +202,7 @@ public final class Listener implements AutoCloseable {
         try {
             if (!closed) {
                 backlog.addLast(c);
-                wake = new ArrayList<>(acceptors);
-                acceptors.clear();
+                wake = Waiters.take(acceptors);
             } else {
                 wake = null;
             }
@@ -207,7 +213,7 @@ public final class Listener implements AutoCloseable {
             c.close();
             return;
         }
-        wakeAll(wake);
+        Waiters.wakeAll(wake);
     }
 
     /** Acceptors parked now (tests). */
@@ -220,18 +226,6 @@ public final class Listener implements AutoCloseable {
         }
     }
 
-    private static void wakeAll(ArrayList<Waiter> ws) {
-        for (Waiter w : ws) {
-            if (w.claim(Boolean.TRUE)) {
-                try {
-                    w.wake();
-                } catch (RejectedExecutionException e) {
-                    // a goroutine of a closed runtime (its poller closing the sockets): it stays
-                    // abandoned, as the runtime's parked goroutines are; wake the others
-                }
-            }
-        }
-    }
 
     @Override
     public String toString() {
@@ -268,34 +262,17 @@ public final class Listener implements AutoCloseable {
             try {
                 error = cause instanceof IOException io ? io : new IOException(cause);
                 acceptRequested = false;
-                wake = new ArrayList<>(acceptors);
-                acceptors.clear();
+                wake = Waiters.take(acceptors);
             } finally {
                 lock.unlock();
             }
-            wakeAll(wake);
+            Waiters.wakeAll(wake);
         }
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
             // The loop shut down (runtime closed) or the socket failed: fail accepts as closed.
-            ArrayList<Waiter> wake;
-            ArrayList<Conn> drop;
-            lock.lock();
-            try {
-                closed = true;
-                wake = new ArrayList<>(acceptors);
-                acceptors.clear();
-                drop = new ArrayList<>(backlog);
-                backlog.clear();
-            } finally {
-                lock.unlock();
-            }
-            wakeAll(wake);
-            for (Conn c : drop) {
-                c.close();
-            }
-            poller.listeners.remove(Listener.this);
+            markClosed();
             ctx.fireChannelInactive();
         }
     }
