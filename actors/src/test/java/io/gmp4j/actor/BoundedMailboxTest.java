@@ -1,5 +1,6 @@
 package io.gmp4j.actor;
 
+import io.gmp4j.actor.DeliveryTest.Msg;
 import io.gmp4j.NoUncaughtExceptions;
 import io.gmp4j.TestSupport;
 import io.gmp4j.chan.Chan;
@@ -22,9 +23,6 @@ import static org.junit.jupiter.api.Assertions.*;
 class BoundedMailboxTest {
     private static final Duration LONG = Duration.ofSeconds(TestSupport.TIMEOUT_S);
 
-    record Msg(int sender, int seq) {
-    }
-
     /** Goroutines parked with the bounded mailbox's wait reason, from the goroutine dump. */
     private static int parkedFull(ActorSystem system) {
         String dump = system.runtime().dump();
@@ -36,16 +34,13 @@ class BoundedMailboxTest {
         return n;
     }
 
-    /** Consumer-side checks: exactly once, per-sender FIFO, the mailbox never over capacity. */
-    static final class Checker {
-        final int[] next;
+    /** Consumer-side checks: {@link DeliveryTest.Checker}'s, and the mailbox never over capacity. */
+    static final class Checker extends DeliveryTest.Checker {
         final int capacity;
-        long received;
         int maxQueued;
-        final List<String> errors = new ArrayList<>();
 
         Checker(int senders, int capacity) {
-            this.next = new int[senders];
+            super(senders);
             this.capacity = capacity;
         }
 
@@ -56,15 +51,7 @@ class BoundedMailboxTest {
             if (queued > capacity && errors.size() < 10) {
                 errors.add("mailbox holds " + queued + " > capacity " + capacity);
             }
-            received++;
-            if (m.seq() != next[m.sender()]) {
-                if (errors.size() < 10) {
-                    errors.add("sender " + m.sender() + ": expected " + next[m.sender()] + ", got " + m.seq());
-                }
-                next[m.sender()] = Math.max(next[m.sender()], m.seq() + 1);
-            } else {
-                next[m.sender()]++;
-            }
+            accept(m);
         }
     }
 

@@ -23,7 +23,7 @@ class DeliveryTest {
     }
 
     /** Checks exactly-once and per-sender FIFO; touched only by the one consumer. */
-    static final class Checker {
+    static class Checker {
         final int[] next;
         long received;
         final List<String> errors = new ArrayList<>();
