@@ -345,35 +345,32 @@ public final class Select {
             w.park(reason);
         }
 
-        // Pass 3: take the other cases' sudogs off their queues.
+        // Pass 3: take the other cases' sudogs off their queues, and clear every sudog (they
+        // are reused by the next round and must not keep values or channels reachable).
         Object winner = w.claimedBy();
+        Sudog won = winner instanceof Sudog sg ? sg : null;
+        int i = won == null ? timeoutIndex : won.caseIndex;
+        Object v = won == null ? null : won.elem;
+        boolean success = won != null && won.success;
         sellock(npoll);
         for (int k = 0; k < npoll; k++) {
-            int i = lockorder[k];
-            Sudog sg = sudogs[i];
-            if (sg != winner) {
-                if (isSend[i]) {
-                    chans[i].sendq.remove(sg);
+            int c = lockorder[k];
+            Sudog sg = sudogs[c];
+            if (sg != won) {
+                if (isSend[c]) {
+                    chans[c].sendq.remove(sg);
                 } else {
-                    chans[i].recvq.remove(sg);
+                    chans[c].recvq.remove(sg);
                 }
             }
-        }
-        selunlock(npoll);
-        for (int k = 0; k < npoll; k++) {
-            Sudog sg = sudogs[lockorder[k]];
             sg.chan = null;
             sg.waiter = null;
+            sg.elem = null;
         }
-        if (winner == Waiter.TIMED_OUT) {
-            clearElems(npoll);
-            return timeoutIndex;
+        selunlock(npoll);
+        if (won == null) {
+            return timeoutIndex; // the timeout claimed the wait (Waiter.TIMED_OUT)
         }
-        Sudog won = (Sudog) winner;
-        int i = won.caseIndex;
-        Object v = won.elem;
-        boolean success = won.success;
-        clearElems(npoll);
         if (isSend[i]) {
             if (!success) {
                 throw new ChannelClosedException("send on closed channel");
@@ -381,12 +378,6 @@ public final class Select {
             return i;
         }
         return received(i, v, success);
-    }
-
-    private void clearElems(int npoll) {
-        for (int k = 0; k < npoll; k++) {
-            sudogs[lockorder[k]].elem = null;
-        }
     }
 
     private int fired(int i) {
