@@ -94,23 +94,48 @@ public final class Io {
     /**
      * Go's {@code bufio.Scanner} with {@code ScanLines}: reads lines ended by {@code \n} (a
      * preceding {@code \r} is dropped), at most {@code maxLine} bytes each. Not thread-safe.
+     *
+     * <p>An over-long line either fails the reader for good (Go's "bufio.Scanner: token too
+     * long"), or, when made with {@code skipTooLong}, is dropped up to its {@code \n} and
+     * reported as {@link #TOO_LONG}, and reading goes on: what a line-protocol server needs to
+     * refuse one line and keep the connection.
      */
     public static final class LineReader {
+        /** Returned (compare by identity) for an over-long line that was skipped. */
+        public static final String TOO_LONG = new String("<line too long>");
+
         private final InputStream in;
         private final int maxLine;
+        private final boolean skipTooLong;
         private byte[] buf;
         private int start;
         private int end;
         private boolean eof;
+        /** Inside an over-long line being skipped: dropping bytes up to the next {@code \n}. */
+        private boolean discarding;
 
         /** Reads lines from {@code in}, failing on a line longer than {@code maxLine} bytes. */
         public LineReader(InputStream in, int maxLine) {
+            this(in, maxLine, false);
+        }
+
+        /**
+         * Reads lines from {@code in}; a line longer than {@code maxLine} bytes fails the reader,
+         * or with {@code skipTooLong} is skipped and returned as {@link #TOO_LONG}.
+         */
+        public LineReader(InputStream in, int maxLine, boolean skipTooLong) {
             if (maxLine < 1) {
                 throw new IllegalArgumentException("maxLine must be >= 1, got " + maxLine);
             }
             this.in = in;
             this.maxLine = maxLine;
-            this.buf = new byte[Math.min(4096, maxLine + 1)];
+            this.skipTooLong = skipTooLong;
+            this.buf = new byte[Math.min(4096, maxLine + 2)];
+        }
+
+        /** Reads lines from a connection, with {@code skipTooLong} as above. */
+        public LineReader(Conn c, int maxLine, boolean skipTooLong) {
+            this(c.inputStream(), maxLine, skipTooLong);
         }
 
         /** Reads lines from a connection. */
@@ -122,28 +147,42 @@ public final class Io {
          * The next line without its terminator (decoded as UTF-8), or null at EOF. A last line
          * without {@code \n} is returned as a line.
          *
+         * @return the line, {@link #TOO_LONG} for a skipped over-long line, or null at EOF
          * @throws IOException with Go's message "bufio.Scanner: token too long" for a line over
-         *                     the maximum (the reader is unusable after it)
+         *                     the maximum when not skipping (the reader is unusable after it)
          */
         public String readLine() throws IOException {
             int scanned = start;
             while (true) {
                 for (int i = scanned; i < end; i++) {
                     if (buf[i] == '\n') {
-                        int lineEnd = i > start && buf[i - 1] == '\r' ? i - 1 : i;
-                        if (lineEnd - start > maxLine) {
-                            throw new IOException("bufio.Scanner: token too long");
-                        }
-                        String s = new String(buf, start, lineEnd - start, StandardCharsets.UTF_8);
+                        int from = start;
                         start = i + 1;
-                        return s;
+                        if (discarding) {
+                            discarding = false;
+                            return TOO_LONG;
+                        }
+                        int lineEnd = i > from && buf[i - 1] == '\r' ? i - 1 : i;
+                        if (lineEnd - from > maxLine) {
+                            return tooLong();
+                        }
+                        return new String(buf, from, lineEnd - from, StandardCharsets.UTF_8);
                     }
                 }
                 scanned = end;
-                if (end - start > maxLine + 1) { // + 1: room for a '\r' before the '\n'
-                    throw new IOException("bufio.Scanner: token too long");
+                if (discarding) {
+                    start = end = scanned = 0; // drop what was read of the long line
+                } else if (end - start > maxLine + 1) { // + 1: room for a '\r' before the '\n'
+                    if (tooLong() != null) {
+                        discarding = true;
+                        start = end = scanned = 0;
+                    }
                 }
                 if (eof) {
+                    if (discarding) {
+                        discarding = false;
+                        return TOO_LONG;
+                    }
                     if (start == end) {
                         return null;
                     }
@@ -159,9 +198,6 @@ public final class Io {
                         start = 0;
                     } else {
                         buf = Arrays.copyOf(buf, Math.min(buf.length * 2, maxLine + 2));
-                        if (end == buf.length) {
-                            throw new IOException("bufio.Scanner: token too long");
-                        }
                     }
                 }
                 int n = in.read(buf, end, buf.length - end);
@@ -171,6 +207,14 @@ public final class Io {
                     end += n;
                 }
             }
+        }
+
+        /** An over-long line: {@link #TOO_LONG} when skipping, else Go's error. */
+        private String tooLong() throws IOException {
+            if (!skipTooLong) {
+                throw new IOException("bufio.Scanner: token too long");
+            }
+            return TOO_LONG;
         }
 
         /** Reads exactly {@code n} more bytes (buffered ones first), for line-then-body protocols. */

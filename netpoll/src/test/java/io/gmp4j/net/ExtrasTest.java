@@ -13,6 +13,7 @@ import java.util.zip.CRC32;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** Whole-write turns, LimitListener, Io.copy/proxy and the line reader. */
@@ -155,6 +156,18 @@ class ExtrasTest extends NetTestBase {
         assertEquals("12345678", tooLong.readLine());
         IOException e = assertThrows(IOException.class, tooLong::readLine);
         assertEquals("bufio.Scanner: token too long", e.getMessage());
+
+        // skipping mode: an over-long line (even one far past the buffer) is dropped up to its
+        // '\n' and reported, and the lines around it come through
+        String huge = "x".repeat(100_000);
+        Io.LineReader skip = new Io.LineReader(new ByteArrayInputStream(
+                ("12345678\r\n123456789\n" + huge + "\nafter\n" + huge).getBytes()), 8, true);
+        assertEquals("12345678", skip.readLine());
+        assertSame(Io.LineReader.TOO_LONG, skip.readLine());
+        assertSame(Io.LineReader.TOO_LONG, skip.readLine());
+        assertEquals("after", skip.readLine());
+        assertSame(Io.LineReader.TOO_LONG, skip.readLine(), "an over-long last line without '\\n'");
+        assertNull(skip.readLine());
 
         // over a connection, lines split across reads, then a body
         Conn[] p = ConnTest.pair();
