@@ -24,6 +24,19 @@ public final class Examples {
         EXAMPLES.put("pipeline", new Example(
                 "Go's pipelines: fan-out/fan-in with context cancellation, and a bounded-parallelism SHA-256 of a tree",
                 io.gmp4j.examples.pipeline.PipelineDemo::main));
+        // Go programs ported line by line (io.gmp4j.examples.ports): one entry each, named as Go names them
+        EXAMPLES.put("sieve", new Example(
+                "Go port: the concurrent prime sieve (doc/play/sieve.go), a goroutine per prime; -n N",
+                io.gmp4j.examples.ports.Sieve::main));
+        EXAMPLES.put("urlpoll", new Example(
+                "Go port: the 'Share Memory By Communicating' URL poller (codewalk sharemem) with HTTP HEAD",
+                io.gmp4j.examples.ports.UrlPoll::main));
+        EXAMPLES.put("bank", new Example(
+                "Go port: a bank account owned by one teller goroutine (gopl.io bank1 + exercise 9.1)",
+                io.gmp4j.examples.ports.Bank::main));
+        EXAMPLES.put("philosophers", new Example(
+                "Go port: the dining philosophers with mutex chopsticks and a host limiting the diners",
+                io.gmp4j.examples.ports.Philosophers::main));
     }
 
     private Examples() {
@@ -32,7 +45,7 @@ public final class Examples {
     public static void main(String[] args) {
         if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help")) {
             System.out.println("usage: ./gmp4j run <example> [args]\n\nexamples:");
-            EXAMPLES.forEach((name, e) -> System.out.printf("  %-10s %s%n", name, e.summary()));
+            EXAMPLES.forEach((name, e) -> System.out.printf("  %-13s %s%n", name, e.summary()));
             return;
         }
         Example e = EXAMPLES.get(args[0]);
