@@ -41,7 +41,11 @@ public final class Philosophers {
      * @param think how long a philosopher thinks between meals; zero: not at all
      */
     public record Dinner(int philosophers, int meals, int seats, Duration eat, Duration think) {
-        /** Checks the settings. @throws IllegalArgumentException naming the bad one */
+        /**
+         * Checks the settings.
+         *
+         * @throws IllegalArgumentException naming the bad one
+         */
         public Dinner {
             if (philosophers < 2) {
                 throw new IllegalArgumentException("philosophers: need at least 2, got " + philosophers);

@@ -13,9 +13,11 @@ import java.util.function.Supplier;
 /**
  * Go's concurrent prime sieve ({@code doc/play/sieve.go}), function for function: a
  * {@code generate} goroutine sends 2, 3, 4, ... and the caller daisy-chains one {@code filter}
- * goroutine per prime it finds. The Go program never stops its goroutines (it exits); here
- * every send and receive also selects on {@code ctx.Done()}, so canceling the context once the
- * primes are printed ends the whole chain.
+ * goroutine per prime it finds. The Go program never stops its goroutines (it exits). Here the
+ * generator also selects on {@code ctx.Done()} and closes its channel when it returns, and each
+ * filter closes its output when its input is closed ({@code defer close(out)}); so once the
+ * primes are printed, the caller cancels the context and drains the last channel, and the close
+ * travels down the chain until every goroutine has returned.
  *
  * <p>{@code ./gmp4j run sieve [-n 10]} prints the first n primes, one a line.
  */
@@ -25,46 +27,42 @@ public final class Sieve {
 
     /** {@code func generate(ctx, ch chan<- int)}: sends the sequence 2, 3, 4, ... to ch. */
     static void generate(Context ctx, SendChan<Integer> ch) {
-        Select s = new Select();
-        for (int i = 2; ; i++) {
-            s.reset();
-            s.send(ch, i);                                    // case ch <- i:
-            int done = s.recv(ctx.done());                    // case <-ctx.Done(): return
-            if (s.select() == done) {
-                return;
-            }
-        }
-    }
-
-    /**
-     * {@code func filter(ctx, in <-chan int, out chan<- int, prime int)}: copies the values
-     * from in to out, removing those divisible by prime.
-     */
-    static void filter(Context ctx, RecvChan<Integer> in, SendChan<Integer> out, int prime) {
-        Select s = new Select();
-        while (true) {
-            s.reset();
-            int got = s.recv(in);                             // i := <-in
-            s.recv(ctx.done());
-            if (s.select() != got) {
-                return;
-            }
-            int i = s.<Integer>value();
-            if (i % prime != 0) {
+        try {
+            Select s = new Select();
+            for (int i = 2; ; i++) {
                 s.reset();
-                s.send(out, i);                               // out <- i
-                int done = s.recv(ctx.done());
+                s.send(ch, i);                                // case ch <- i:
+                int done = s.recv(ctx.done());                // case <-ctx.Done(): return
                 if (s.select() == done) {
                     return;
                 }
             }
+        } finally {
+            ch.close();                                       // defer close(ch)
+        }
+    }
+
+    /**
+     * {@code func filter(in <-chan int, out chan<- int, prime int)}: copies the values from in
+     * to out, removing those divisible by prime.
+     */
+    static void filter(RecvChan<Integer> in, SendChan<Integer> out, int prime) {
+        try {
+            for (int i : in) {                                // for i := range in {
+                if (i % prime != 0) {
+                    out.send(i);                              //   out <- i
+                }
+            }
+        } finally {
+            out.close();                                      // defer close(out)
         }
     }
 
     /**
      * Go's {@code main}: the prime sieve, daisy-chaining filter goroutines. Hands the first
-     * {@code n} primes to {@code print} in order, then cancels the chain ({@code defer
-     * cancel()}); its goroutines return soon after. Must run in a goroutine.
+     * {@code n} primes to {@code print} in order, then stops the chain: its goroutines have all
+     * closed their channels when this returns (and return themselves right after). Must run in
+     * a goroutine.
      *
      * @throws IllegalArgumentException if n is negative
      */
@@ -72,18 +70,22 @@ public final class Sieve {
         if (n < 0) {
             throw new IllegalArgumentException("sieve: negative count of primes: " + n);
         }
-        try (Cancelable c = Context.withCancel(Context.background())) {
-            Context ctx = c.ctx();
-            Chan<Integer> ch = new Chan<>();                  // ch := make(chan int)
-            Chan<Integer> first = ch;
-            Go.go(() -> generate(ctx, first));                // go generate(ctx, ch)
+        Cancelable c = Context.withCancel(Context.background());
+        Chan<Integer> ch = new Chan<>();                      // ch := make(chan int)
+        Chan<Integer> first = ch;
+        Go.go(() -> generate(c.ctx(), first));                // go generate(ctx, ch)
+        try {
             for (int i = 0; i < n; i++) {
                 int prime = ch.recv();                        // prime := <-ch
                 print.accept(prime);                          // fmt.Println(prime)
                 Chan<Integer> ch1 = new Chan<>();             // ch1 := make(chan int)
                 RecvChan<Integer> in = ch;
-                Go.go(() -> filter(ctx, in, ch1, prime));     // go filter(ctx, ch, ch1, prime)
+                Go.go(() -> filter(in, ch1, prime));          // go filter(ch, ch1, prime)
                 ch = ch1;                                     // ch = ch1
+            }
+        } finally {
+            c.cancel();                                       // cancel(): the generator returns
+            for (Integer ignored : ch) {                      // for range ch {}: until the chain is closed
             }
         }
     }

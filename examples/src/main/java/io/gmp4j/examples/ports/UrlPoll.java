@@ -54,7 +54,11 @@ public final class UrlPoll {
         public static final Config GO = new Config(2, Duration.ofSeconds(60), Duration.ofSeconds(10),
                 Duration.ofSeconds(10), Duration.ofSeconds(10));
 
-        /** Checks the values. @throws IllegalArgumentException naming the bad one */
+        /**
+         * Checks the values.
+         *
+         * @throws IllegalArgumentException naming the bad one
+         */
         public Config {
             if (numPollers < 1) {
                 throw new IllegalArgumentException("numPollers: at least 1, got " + numPollers);
