@@ -161,7 +161,7 @@ public final class Flags {
         return Duration.ofNanos(nanos);
     }
 
-    /** A duration as Go prints one: {@code 1m30s}, {@code 250ms}. */
+    /** A duration as Go prints one (to the millisecond): {@code 1m0s}, {@code 1h0m30s}, {@code 250ms}. */
     public static String format(Duration d) {
         if (d.isZero()) {
             return "0s";
@@ -173,16 +173,14 @@ public final class Flags {
         if (d.toHours() > 0) {
             b.append(d.toHours()).append('h');
         }
-        if (d.toMinutesPart() > 0) {
+        if (d.toHours() > 0 || d.toMinutesPart() > 0) {
             b.append(d.toMinutesPart()).append('m');
         }
-        if (d.toSecondsPart() > 0 || d.toMillisPart() > 0 || b.isEmpty()) {
-            b.append(d.toSecondsPart());
-            if (d.toMillisPart() > 0) {
-                b.append(String.format(".%03d", d.toMillisPart()).replaceAll("0+$", ""));
-            }
-            b.append('s');
+        b.append(d.toSecondsPart());
+        if (d.toMillisPart() > 0) {
+            b.append(String.format(".%03d", d.toMillisPart()).replaceAll("0+$", ""));
         }
+        b.append('s');
         return b.toString();
     }
 }

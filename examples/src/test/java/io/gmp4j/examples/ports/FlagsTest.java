@@ -48,6 +48,9 @@ class FlagsTest {
             assertThrows(IllegalArgumentException.class, () -> Flags.parseDuration(bad), bad);
         }
         assertEquals("1m30s", Flags.format(Duration.ofSeconds(90)));
+        assertEquals("1m0s", Flags.format(Duration.ofMinutes(1)));
+        assertEquals("1h0m5s", Flags.format(Duration.ofSeconds(3605)));
+        assertEquals("10s", Flags.format(Duration.ofSeconds(10)));
         assertEquals("250ms", Flags.format(Duration.ofMillis(250)));
         assertEquals("1.5s", Flags.format(Duration.ofMillis(1500)));
         assertEquals("0s", Flags.format(Duration.ZERO));

@@ -133,14 +133,15 @@ class UrlPollTest {
                     // The periodic report, after the last step was seen, lists every page's final status.
                     int from = seen.log().size();
                     TestSupport.awaitCondition(() -> {
-                        List<String> after = seen.log().subList(from, seen.log().size());
+                        List<String> log = seen.log();
+                        List<String> after = log.subList(from, log.size());
                         for (int i = 0; i < PAGES; i++) {
                             if (!after.contains(" " + urls.get(i) + " " + HttpStatus.status(code(i, STEPS - 1)))) {
                                 return false;
                             }
                         }
                         return after.contains("Current state:");
-                    }, () -> "a status report with the final states: " + seen.log().subList(from, seen.log().size()));
+                    }, () -> "a status report with the final states: " + seen.log());
                     TestSupport.awaitCondition(() -> seen.of(dead).size() >= 2, () -> "two polls of " + dead);
                 }                                                 // cancel()
                 TestSupport.await(returned, () -> "run to return after cancel:\n" + rt.dump());
