@@ -45,7 +45,9 @@ public final class Bank implements AutoCloseable {
     }
 
     /**
-     * {@code func Deposit(amount int)}: adds {@code amount} to the balance.
+     * {@code func Deposit(amount int)}: adds {@code amount} to the balance. As in Go, a
+     * deposit gets no answer; the balance is a {@code long} and, like Go's {@code int}, would
+     * wrap past {@link Long#MAX_VALUE}.
      *
      * @throws IllegalArgumentException if amount is not positive
      * @throws IllegalStateException if the bank is closed
