@@ -24,6 +24,9 @@ public final class Examples {
         EXAMPLES.put("pipeline", new Example(
                 "Go's pipelines: fan-out/fan-in with context cancellation, and a bounded-parallelism SHA-256 of a tree",
                 io.gmp4j.examples.pipeline.PipelineDemo::main));
+        EXAMPLES.put("proxy", new Example(
+                "a TCP proxy: --listen host:port --upstream host:port[,...] (round-robin, failover, limits, stats)",
+                io.gmp4j.examples.proxy.ProxyDemo::main));
         // Go programs ported line by line (io.gmp4j.examples.ports): one entry each, named as Go names them
         EXAMPLES.put("sieve", new Example(
                 "Go port: the concurrent prime sieve (doc/play/sieve.go), a goroutine per prime; -n N",
