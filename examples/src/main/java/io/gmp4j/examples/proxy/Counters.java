@@ -16,9 +16,16 @@ final class Counters {
     final LongAdder errors = new LongAdder();
     final LongAdder idleTimeouts = new LongAdder();
 
-    /** The counters now (each exact once the proxy is quiet; a running proxy's are read one by one). */
+    /**
+     * The counters now. Not one atomic snapshot, but read in an order that makes the quiet
+     * case exact: the acceptor adds to {@code active} before {@code total}, and a connection's
+     * bytes are added before its {@code active} decrement; reading {@code total}, then
+     * {@code active}, then the rest, a snapshot with {@code active == 0} has every byte of the
+     * {@code total} connections it counts.
+     */
     ProxyStats snapshot() {
-        return new ProxyStats(active.sum(), total.sum(), bytesUp.sum(), bytesDown.sum(), failovers.sum(),
-                errors.sum(), idleTimeouts.sum());
+        long t = total.sum();
+        long a = active.sum();
+        return new ProxyStats(a, t, bytesUp.sum(), bytesDown.sum(), failovers.sum(), errors.sum(), idleTimeouts.sum());
     }
 }

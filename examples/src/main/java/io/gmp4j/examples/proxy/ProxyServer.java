@@ -192,8 +192,8 @@ public final class ProxyServer implements AutoCloseable {
                 }
                 backoff = ACCEPT_BACKOFF_MIN;
                 Session s = new Session(++ids, c, upstreams, counters, cfg.idleTimeout());
+                counters.active.increment(); // before total: see Counters.snapshot
                 counters.total.increment();
-                counters.active.increment();
                 running.add(1);
                 open.add(s);
                 // beginClose sets closing, then aborts what is in open; we add to open, then read

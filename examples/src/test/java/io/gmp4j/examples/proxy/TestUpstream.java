@@ -193,7 +193,7 @@ final class TestUpstream implements AutoCloseable {
                 Socket s = new Socket();
                 fillers.add(s);
                 try {
-                    s.connect(server.getLocalSocketAddress(), 200);
+                    s.connect(server.getLocalSocketAddress(), 500);
                 } catch (java.net.SocketTimeoutException e) {
                     return; // full: this connect got no answer
                 }
