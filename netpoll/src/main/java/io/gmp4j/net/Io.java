@@ -45,8 +45,9 @@ public final class Io {
      * to {@code a} in a new goroutine, {@code a}'s input to {@code b} in the caller. Each
      * direction half-closes its destination at EOF ({@link Conn#closeWrite}), so each peer sees
      * the other's EOF. Returns when both directions ended, with the bytes each way
-     * ({@code [a->b, b->a]}); the first failure is thrown (the connections stay open: the caller
-     * closes them).
+     * ({@code [a->b, b->a]}). The first failure (a reset, a write to a peer gone) closes both
+     * connections, so the other direction cannot wait for ever on a silent peer, and is thrown;
+     * after a clean end both stay open for the caller to close.
      */
     public static long[] proxy(Conn a, Conn b) throws IOException {
         Waiter done = Waiter.current();
@@ -57,7 +58,7 @@ public final class Io {
                 counts[1] = copy(a, b);
                 a.closeWrite();
             } catch (Throwable t) {
-                failed.compareAndSet(null, t);
+                failBoth(failed, t, a, b);
             } finally {
                 done.wake(); // its one wake: the park below
             }
@@ -65,19 +66,15 @@ public final class Io {
         if (!Scheduler.goFromCurrent(back)) {
             a.poller.sched.go(back);
         }
-        IOException mine = null;
         try {
             counts[0] = copy(b, a);
             b.closeWrite();
-        } catch (IOException e) {
-            mine = e;
+        } catch (IOException | RuntimeException | Error e) {
+            failBoth(failed, e, a, b);
         }
         // Wait for the other direction. The wake publishes counts[1] and failed (Waiter.wake's
         // release on the goroutine's park state, acquire in park).
         a.poller.park(done, "IO wait (proxy)", false, 0);
-        if (mine != null) {
-            throw mine;
-        }
         Throwable t = failed.get();
         if (t instanceof IOException io) {
             throw io;
@@ -89,6 +86,14 @@ public final class Io {
             throw e;
         }
         return counts;
+    }
+
+    /** The first failure of a proxy wins and closes both ends; the other direction then fails as closed. */
+    private static void failBoth(AtomicReference<Throwable> failed, Throwable t, Conn a, Conn b) {
+        if (failed.compareAndSet(null, t)) {
+            a.close();
+            b.close();
+        }
     }
 
     /**

@@ -15,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Whole-write turns, LimitListener, Io.copy/proxy and the line reader. */
 class ExtrasTest extends NetTestBase {
@@ -99,6 +100,44 @@ class ExtrasTest extends NetTestBase {
                 }
             }
             l.close();
+        }
+    }
+
+    @Test
+    void aProxyWhoseClientResetsEndsAlthoughItsUpstreamIsSilent() throws Exception {
+        AtomicReference<Listener> refs = new AtomicReference<>();
+        go(() -> refs.set(Net.listen("127.0.0.1:0")));
+        Listener silent = refs.get(); // accepts, then never sends nor closes
+        go(() -> refs.set(Net.listen("127.0.0.1:0")));
+        Listener front = refs.get();
+        try {
+            Async upstream = async(() -> {
+                Conn held = silent.accept();
+                byte[] b = new byte[16];
+                int n;
+                long got = 0;
+                while ((n = held.read(b, 0, b.length)) >= 0) {
+                    got += n; // the client's byte, if it got through before the reset
+                }
+                assertTrue(got <= 1, "bytes from nowhere: " + got); // EOF: the proxy closed its upstream
+                held.close();
+            });
+            Async proxy = async(() -> {
+                Conn in = front.accept();
+                Conn out = Net.dial(silent.address());
+                IOException e = assertThrows(IOException.class, () -> Io.proxy(in, out));
+                assertTrue(e.getMessage().contains("reset"), e.getMessage());
+            });
+            try (java.net.Socket client = new java.net.Socket()) {
+                client.connect(front.address());
+                client.getOutputStream().write(1);
+                client.setSoLinger(true, 0); // close sends a reset
+            }
+            proxy.check();
+            upstream.check();
+        } finally {
+            front.close();
+            silent.close();
         }
     }
 
