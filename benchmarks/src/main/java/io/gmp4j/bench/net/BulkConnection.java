@@ -22,6 +22,7 @@ final class BulkConnection extends ChannelInboundHandlerAdapter {
     private final int id;
     private final ByteBuf block;
     private final FirstError errors;
+    private final CountDownLatch primed;
     private final CountDownLatch finished;
     private final CRC32C sentCrc = new CRC32C();
     private final CRC32C receivedCrc = new CRC32C();
@@ -32,14 +33,19 @@ final class BulkConnection extends ChannelInboundHandlerAdapter {
     /** Echoed bytes so far: written by the event loop only, read by the driver per window. */
     private volatile long received;
 
-    /** {@code block}: the data to send, repeated; its size must be a multiple of {@link #CHUNK}. */
-    BulkConnection(int id, ByteBuf block, FirstError errors, CountDownLatch finished) {
+    /**
+     * {@code block}: the data to send, repeated (its size a multiple of {@link #CHUNK});
+     * {@code primed} counts down at the first echoed bytes, {@code finished} once {@link #stop}
+     * and the echo caught up.
+     */
+    BulkConnection(int id, ByteBuf block, FirstError errors, CountDownLatch primed, CountDownLatch finished) {
         if (block.readableBytes() % CHUNK != 0) {
             throw new IllegalArgumentException("block size must be a multiple of " + CHUNK);
         }
         this.id = id;
         this.block = block;
         this.errors = errors;
+        this.primed = primed;
         this.finished = finished;
     }
 
@@ -88,6 +94,9 @@ final class BulkConnection extends ChannelInboundHandlerAdapter {
             }
             for (ByteBuffer b : in.nioBuffers()) {
                 receivedCrc.update(b);
+            }
+            if (received == 0 && n > 0) {
+                primed.countDown(); // the echo is flowing
             }
             received += n;
             checkFinished();

@@ -47,13 +47,15 @@ public record BulkLoad(InetSocketAddress server, int connections, int loops) {
         new SplittableRandom(42).nextBytes(random);
         ByteBuf block = Unpooled.unreleasableBuffer(Unpooled.directBuffer(BLOCK).writeBytes(random));
         FirstError errors = new FirstError();
+        CountDownLatch primed = new CountDownLatch(connections);
         CountDownLatch finished = new CountDownLatch(connections);
         List<BulkConnection> conns = new ArrayList<>();
         for (int i = 0; i < connections; i++) {
-            conns.add(new BulkConnection(i, block, errors, finished));
+            conns.add(new BulkConnection(i, block, errors, primed, finished));
         }
         try (ClientConnections cc = new ClientConnections(loops)) {
             var channels = cc.connect(server, conns, HIGH_WATER);
+            errors.await(primed, "every bulk connection got its first echo", FINISH_TIMEOUT_S);
             long[] last = {0};
             List<WindowPlan.Window<Long>> windows = plan.run(() -> {
                 long total = 0;
@@ -96,7 +98,8 @@ public record BulkLoad(InetSocketAddress server, int connections, int loops) {
         for (WindowPlan.Window<Long> w : windows) {
             long bytes = w.data();
             if (bytes == 0) {
-                throw new LoadFailure("bulk: no byte came back in a " + w.seconds() + " s window");
+                throw new LoadFailure("bulk: no byte came back in a " + w.seconds() + " s window (bytes per window: "
+                        + windows.stream().map(x -> Long.toString(x.data())).toList() + ")");
             }
             mbps.add(bytes / 1e6 / w.seconds());
             if (w.serverCpuNanos() >= 0) {

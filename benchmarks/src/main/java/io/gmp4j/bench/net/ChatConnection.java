@@ -38,6 +38,7 @@ final class ChatConnection extends ChannelInboundHandlerAdapter {
     private final byte[] filler;
     private final FirstError errors;
     private final CountDownLatch ready;
+    private final CountDownLatch primed;
     private final CountDownLatch sendersDrained;
     private final CountDownLatch allDelivered;
 
@@ -54,7 +55,7 @@ final class ChatConnection extends ChannelInboundHandlerAdapter {
     private boolean stopping;
 
     ChatConnection(int index, int senders, int maxInFlight, byte[] filler, FirstError errors, CountDownLatch ready,
-                   CountDownLatch sendersDrained, CountDownLatch allDelivered) {
+                   CountDownLatch primed, CountDownLatch sendersDrained, CountDownLatch allDelivered) {
         this.index = index;
         this.nick = "u" + index;
         this.senders = senders;
@@ -62,6 +63,7 @@ final class ChatConnection extends ChannelInboundHandlerAdapter {
         this.filler = filler;
         this.errors = errors;
         this.ready = ready;
+        this.primed = primed;
         this.sendersDrained = sendersDrained;
         this.allDelivered = allDelivered;
         this.next = new long[senders];
@@ -202,6 +204,9 @@ final class ChatConnection extends ChannelInboundHandlerAdapter {
     }
 
     private void acknowledged() {
+        if (next[index] == 1) {
+            primed.countDown(); // the first of its lines is back: the load is flowing
+        }
         inFlight--;
         if (stopping) {
             if (inFlight == 0) {

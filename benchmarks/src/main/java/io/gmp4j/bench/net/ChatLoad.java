@@ -56,13 +56,15 @@ public record ChatLoad(InetSocketAddress server, int clients, int senders, int m
     public Outcome run(WindowPlan plan) {
         FirstError errors = new FirstError();
         CountDownLatch ready = new CountDownLatch(clients);
+        CountDownLatch primed = new CountDownLatch(senders);
         CountDownLatch drained = new CountDownLatch(senders);
         CountDownLatch delivered = new CountDownLatch(clients);
         byte[] filler = FILLER.getBytes(StandardCharsets.US_ASCII);
         List<ChatConnection> conns = new ArrayList<>();
         List<ChannelHandler> inits = new ArrayList<>();
         for (int i = 0; i < clients; i++) {
-            ChatConnection c = new ChatConnection(i, senders, maxInFlight, filler, errors, ready, drained, delivered);
+            ChatConnection c = new ChatConnection(i, senders, maxInFlight, filler, errors, ready, primed, drained,
+                    delivered);
             conns.add(c);
             inits.add(new ChannelInitializer<Channel>() {
                 @Override
@@ -73,9 +75,10 @@ public record ChatLoad(InetSocketAddress server, int clients, int senders, int m
         }
         try (ClientConnections cc = new ClientConnections(loops)) {
             List<Channel> channels = cc.connect(server, inits, 256 * 1024);
-            await(ready, errors, "every client logged in");
+            errors.await(ready, "every chat client logged in", STEP_TIMEOUT_S);
             List<ChatConnection> sending = conns.subList(0, senders);
             sending.forEach(ChatConnection::start);
+            errors.await(primed, "every chat sender got its first line back", STEP_TIMEOUT_S);
             List<WindowPlan.Window<List<Histogram>>> windows = plan.run(() -> {
                 List<Histogram> perReceiver = new ArrayList<>(clients);
                 for (ChatConnection c : conns) {
@@ -84,13 +87,13 @@ public record ChatLoad(InetSocketAddress server, int clients, int senders, int m
                 return perReceiver;
             });
             sending.forEach(ChatConnection::stop);
-            await(drained, errors, "every sender's lines came back to it");
+            errors.await(drained, "every chat sender's lines came back to it", STEP_TIMEOUT_S);
             long[] perSender = new long[senders];
             for (int s = 0; s < senders; s++) {
                 perSender[s] = onLoop(channels.get(s), conns.get(s)::sentOnLoop);
             }
             conns.forEach(c -> c.expect(perSender));
-            await(delivered, errors, "every client received every line");
+            errors.await(delivered, "every chat client received every line", STEP_TIMEOUT_S);
             errors.check();
             long sent = Arrays.stream(perSender).sum();
             long deliveries = 0;
@@ -118,24 +121,6 @@ public record ChatLoad(InetSocketAddress server, int clients, int senders, int m
         } catch (ExecutionException | TimeoutException e) {
             throw new LoadFailure("reading a chat client's counters: " + e);
         }
-    }
-
-    /** Waits for {@code latch}, failing fast on a client's error and after {@value #STEP_TIMEOUT_S} s. */
-    private static void await(CountDownLatch latch, FirstError errors, String what) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STEP_TIMEOUT_S);
-        try {
-            while (!latch.await(100, TimeUnit.MILLISECONDS)) {
-                errors.check();
-                if (System.nanoTime() > deadline) {
-                    throw new LoadFailure("chat: not " + what + " after " + STEP_TIMEOUT_S + " s ("
-                            + latch.getCount() + " left)");
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LoadFailure("interrupted");
-        }
-        errors.check();
     }
 
     private static List<Figure> figures(List<WindowPlan.Window<List<Histogram>>> windows) {

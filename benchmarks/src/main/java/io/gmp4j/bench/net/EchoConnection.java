@@ -20,6 +20,7 @@ final class EchoConnection extends ChannelInboundHandlerAdapter {
 
     private final int id;
     private final FirstError errors;
+    private final CountDownLatch primed;
     private final CountDownLatch finished;
     private ChannelHandlerContext ctx;
     /** The number of the request in flight (or the next one). */
@@ -33,9 +34,11 @@ final class EchoConnection extends ChannelInboundHandlerAdapter {
     private volatile long sent;
     private volatile long answered;
 
-    EchoConnection(int id, FirstError errors, CountDownLatch finished) {
+    /** {@code primed} counts down at the first answer, {@code finished} after {@link #stop}'s last one. */
+    EchoConnection(int id, FirstError errors, CountDownLatch primed, CountDownLatch finished) {
         this.id = id;
         this.errors = errors;
+        this.primed = primed;
         this.finished = finished;
     }
 
@@ -101,7 +104,9 @@ final class EchoConnection extends ChannelInboundHandlerAdapter {
                 }
                 if (++pos == EchoLoad.REQUEST) {
                     latencies.recordValue(System.nanoTime() - sentAt);
-                    answered++;
+                    if (answered++ == 0) {
+                        primed.countDown();
+                    }
                     seq++;
                     pos = -1;
                     if (stopping) {

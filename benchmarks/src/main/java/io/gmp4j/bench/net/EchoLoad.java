@@ -38,13 +38,15 @@ public record EchoLoad(InetSocketAddress server, int connections, int loops) {
     /** Runs the load for {@code plan}'s windows; figures are named {@code <prefix>}, {@code <prefix>-p99}, {@code <prefix>-cpu}. */
     public Outcome run(WindowPlan plan, String prefix) {
         FirstError errors = new FirstError();
+        CountDownLatch primed = new CountDownLatch(connections);
         CountDownLatch finished = new CountDownLatch(connections);
         List<EchoConnection> conns = new ArrayList<>();
         for (int i = 0; i < connections; i++) {
-            conns.add(new EchoConnection(i, errors, finished));
+            conns.add(new EchoConnection(i, errors, primed, finished));
         }
         try (ClientConnections cc = new ClientConnections(loops)) {
             cc.connect(server, conns, 64 * 1024);
+            errors.await(primed, "every echo connection got its first answer", FINISH_TIMEOUT_S);
             List<WindowPlan.Window<Histogram>> windows = plan.run(() -> {
                 Histogram h = new Histogram(3);
                 for (EchoConnection c : conns) {

@@ -7,6 +7,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
+import io.vertx.core.net.NetSocket;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -70,9 +71,23 @@ final class VertxEchoServer implements BenchServer {
         @Override
         public Future<?> start() {
             NetServer server = vertx.createNetServer(new NetServerOptions().setHost("127.0.0.1").setPort(port).setTcpNoDelay(true))
-                    .connectHandler(socket -> socket.pipeTo(socket));
+                    .connectHandler(VertxEchoServer::echo);
             return server.listen();
         }
+    }
+
+    /**
+     * Writes each buffer back; while the socket's write queue is full it stops reading, and
+     * reads again when the queue drained (what {@code Pipe} does, by hand).
+     */
+    private static void echo(NetSocket socket) {
+        socket.handler(buf -> {
+            socket.write(buf);
+            if (socket.writeQueueFull()) {
+                socket.pause();
+                socket.drainHandler(v -> socket.resume());
+            }
+        });
     }
 
     static <T> T await(Future<T> f) throws IOException {

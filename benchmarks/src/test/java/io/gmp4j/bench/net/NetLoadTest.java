@@ -161,6 +161,11 @@ class NetLoadTest {
             ctx.channel().attr(SEEN).set(before + b.readableBytes());
             ctx.writeAndFlush(msg);
         }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close(); // the client hung up on us
+        }
     }
 
     private static final io.netty.util.AttributeKey<Long> SEEN = io.netty.util.AttributeKey.valueOf("seen");
@@ -173,6 +178,11 @@ class NetLoadTest {
             ByteBuf b = (ByteBuf) msg;
             ctx.write(b.retainedDuplicate());
             ctx.writeAndFlush(b);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close(); // the client hung up on us
         }
     }
 }
