@@ -7,7 +7,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
-import io.vertx.core.net.NetSocket;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -19,7 +18,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The Vert.x 5 echo server: a {@link NetServer} whose connections pipe into themselves
- * ({@code socket.pipeTo(socket)}, Vert.x's back-pressured copy), deployed as {@code procs}
+ * ({@code socket.pipeTo(socket)}, Vert.x's back-pressured copy and its echo examples' way),
+ * deployed as {@code procs}
  * verticle instances on one port (Vert.x spreads the connections over their event loops),
  * with an event-loop pool of {@code procs} and the native transport preferred.
  */
@@ -71,23 +71,9 @@ final class VertxEchoServer implements BenchServer {
         @Override
         public Future<?> start() {
             NetServer server = vertx.createNetServer(new NetServerOptions().setHost("127.0.0.1").setPort(port).setTcpNoDelay(true))
-                    .connectHandler(VertxEchoServer::echo);
+                    .connectHandler(socket -> socket.pipeTo(socket));
             return server.listen();
         }
-    }
-
-    /**
-     * Writes each buffer back; while the socket's write queue is full it stops reading, and
-     * reads again when the queue drained (what {@code Pipe} does, by hand).
-     */
-    private static void echo(NetSocket socket) {
-        socket.handler(buf -> {
-            socket.write(buf);
-            if (socket.writeQueueFull()) {
-                socket.pause();
-                socket.drainHandler(v -> socket.resume());
-            }
-        });
     }
 
     static <T> T await(Future<T> f) throws IOException {
