@@ -2,6 +2,7 @@
 // io.gmp4j.bench.Bodies, written the way Go programs write them.
 //
 //	bin/gmp4jbench <bench> <reps>
+//	bin/gmp4jbench echo-server | chat-server
 //
 // bench is spawn, skynet, fib (ms) or one of the channel benchmarks of
 // io.gmp4j.bench.ChanBodies: pingpong, buffered-1p1c, buffered-4p4c, select, threadring
@@ -11,7 +12,8 @@
 //	@result bench=skynet impl=go procs=2 value=123.456 unit=ms samples=120.000,123.456,130.000
 //
 // (value = median of the measured samples; pingpong adds a pingpong-cpu line, the process CPU
-// time per round trip from getrusage) and exits 1 on a wrong result.
+// time per round trip from getrusage) and exits 1 on a wrong result. The server modes are the
+// network benchmarks' Go servers (netservers.go).
 package main
 
 import (
@@ -383,8 +385,16 @@ func median(xs []float64) float64 {
 }
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == "echo-server" {
+		serve(echo)
+		return
+	}
+	if len(os.Args) == 2 && os.Args[1] == "chat-server" {
+		chatServer()
+		return
+	}
 	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: gmp4jbench <bench> <warmup+measured>")
+		fmt.Fprintln(os.Stderr, "usage: gmp4jbench <bench> <warmup+measured> | echo-server | chat-server")
 		os.Exit(2)
 	}
 	bench := os.Args[1]

@@ -56,8 +56,12 @@ public final class BenchChild {
         System.exit(0);
     }
 
-    /** "3+5" -> {3, 5}; "5" -> {3, 5}. */
-    static int[] parseReps(String s) {
+    /**
+     * Parses repetitions: {@code "3+5"} is {3, 5} (3 warm-up, 5 measured), {@code "5"} is {3, 5}.
+     *
+     * @throws IllegalArgumentException for negative warm-ups or fewer than one measured
+     */
+    public static int[] parseReps(String s) {
         int plus = s.indexOf('+');
         int[] r = plus < 0 ? new int[]{3, Integer.parseInt(s)}
                 : new int[]{Integer.parseInt(s.substring(0, plus)), Integer.parseInt(s.substring(plus + 1))};
@@ -343,7 +347,11 @@ public final class BenchChild {
         return n % 2 == 1 ? a[n / 2] : (a[n / 2 - 1] + a[n / 2]) / 2;
     }
 
-    static void printResult(String bench, String impl, int procs, List<Double> samples, String unit) {
+    /**
+     * Prints the {@code @result} line of one figure (value = the median of {@code samples}) on
+     * stdout, where {@link BenchMain} reads it.
+     */
+    public static void printResult(String bench, String impl, int procs, List<Double> samples, String unit) {
         StringBuilder sb = new StringBuilder(RESULT_PREFIX);
         sb.append("bench=").append(bench).append(" impl=").append(impl).append(" procs=").append(procs)
                 .append(" value=").append(fmt(median(samples))).append(" unit=").append(unit).append(" samples=");

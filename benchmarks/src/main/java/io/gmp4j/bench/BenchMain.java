@@ -1,5 +1,9 @@
 package io.gmp4j.bench;
 
+import io.gmp4j.bench.net.LoadClient;
+import io.gmp4j.bench.net.NetBench;
+import io.gmp4j.bench.net.ServerMain;
+
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -29,6 +33,7 @@ import java.util.function.Consumer;
  * <pre>
  * java $FLAGS -Dgmp4j.java=&lt;java&gt; -Dgmp4j.jvmFlags="&lt;flags&gt;" -cp &lt;cp&gt; io.gmp4j.bench.BenchMain \
  *      [name...] [--procs 1,2] [--impls gmp4j,jdk,go] [--json] [--reps N] [--warmup N] [--quick] [--timeout S]
+ *      [--window-ms MS]
  * </pre>
  *
  * Benchmarks: {@code spawn}, {@code skynet}, {@code fib} (whole programs, ms) and {@code floor}
@@ -38,7 +43,14 @@ import java.util.function.Consumer;
  * {@code buffered-1p1c}, {@code buffered-4p4c}, {@code select}, {@code sieve},
  * {@code threadring} (see {@link ChanBodies}; jdk has no select, jox runs only these), and the
  * Savina actor benchmarks {@code savina-*} (see {@link SavinaBodies}; gmp4j, pekko and jdk
- * only; pekko runs only these). Each
+ * only; pekko runs only these), and the network benchmarks {@code echo-c1}, {@code echo-c16},
+ * {@code echo-c256}, {@code bulk} and {@code chat-fanout} (see {@link io.gmp4j.bench.net.NetBench}:
+ * gmp4j, netty, jdk, vertx and go echo servers; gmp4j, netty and go chat servers), where each
+ * (impl, procs) starts a server process ({@link io.gmp4j.bench.net.ServerMain} or the Go
+ * binary's server mode), then the load client ({@link io.gmp4j.bench.net.LoadClient}, JVM flags
+ * {@code -Xms1g -Xmx1g -XX:+UseParallelGC}, the same for every server) in a process of its own,
+ * which reads the server's CPU time at its measurement windows' edges; the repetitions are
+ * windows of {@code --window-ms}. Each
  * child JVM gets {@code <gmp4j.jvmFlags> -Xms2g -Xmx2g -XX:+UseParallelGC}
  * plus the implementation's knob: gmp4j {@code -Dgmp4j.maxprocs=N}; jdk
  * {@code -Djdk.virtualThreadScheduler.parallelism=N -Djdk.virtualThreadScheduler.maxPoolSize=N};
@@ -51,15 +63,20 @@ public final class BenchMain {
     static final List<String> BENCHES = List.of("spawn", "skynet", "fib", "floor",
             "pingpong", "buffered-1p1c", "buffered-4p4c", "select", "sieve", "threadring",
             "savina-pingpong", "savina-counting", "savina-threadring", "savina-fj-throughput",
-            "savina-fj-creation", "savina-big", "savina-chameneos");
+            "savina-fj-creation", "savina-big", "savina-chameneos",
+            "echo-c1", "echo-c16", "echo-c256", "bulk", "chat-fanout");
     /** The channel benchmarks ({@link ChanBodies}): gmp4j, jdk (not select), jox and go. */
     static final List<String> CHAN_BENCHES = List.of(
             "pingpong", "buffered-1p1c", "buffered-4p4c", "select", "sieve", "threadring");
-    static final List<String> IMPLS = List.of("gmp4j", "jdk", "jox", "pekko", "go");
+    static final List<String> IMPLS = List.of("gmp4j", "jdk", "jox", "pekko", "netty", "vertx", "go");
+    /** Units of figures where more is better (throughput): their ratios are gmp4j / other. */
+    static final Set<String> HIGHER_IS_BETTER = Set.of("req/s", "MB/s", "lines/s");
     static final String DEFAULT_JVM_FLAGS =
             "--add-opens java.base/java.lang=ALL-UNNAMED --enable-native-access=ALL-UNNAMED "
                     + "--sun-misc-unsafe-memory-access=allow";
     static final List<String> CHILD_JVM_FLAGS = List.of("-Xms2g", "-Xmx2g", "-XX:+UseParallelGC");
+    /** The network benchmarks' load client JVM (the servers get {@link #CHILD_JVM_FLAGS}). */
+    static final List<String> CLIENT_JVM_FLAGS = List.of("-Xms1g", "-Xmx1g", "-XX:+UseParallelGC");
 
     /** One figure a child reported. */
     record Result(String bench, String impl, int procs, double value, String unit, String samples) {
@@ -77,7 +94,13 @@ public final class BenchMain {
         boolean quick;
         int reps = -1;
         int warmup = -1;
+        long windowMillis = -1;
         long timeoutSeconds = 600;
+
+        /** A network benchmark's measurement window: --window-ms, else 1000 ms (--quick: 500 ms). */
+        long window() {
+            return windowMillis > 0 ? windowMillis : quick ? 500 : 1000;
+        }
 
         int measured() {
             return reps > 0 ? reps : quick ? 3 : 5;
@@ -135,22 +158,26 @@ public final class BenchMain {
 
     static String usage() {
         return """
-                usage: BenchMain [name...] [--procs 1,2] [--impls gmp4j,jdk,jox,pekko,go] [--json] [--reps N] [--warmup N]
-                                 [--quick] [--timeout SECONDS]
+                usage: BenchMain [name...] [--procs 1,2] [--impls gmp4j,jdk,jox,pekko,netty,vertx,go] [--json] [--reps N]
+                                 [--warmup N] [--quick] [--timeout SECONDS] [--window-ms MS]
                   names:    spawn skynet fib floor pingpong buffered-1p1c buffered-4p4c select sieve threadring
                             savina-pingpong savina-counting savina-threadring savina-fj-throughput
                             savina-fj-creation savina-big savina-chameneos
+                            echo-c1 echo-c16 echo-c256 bulk chat-fanout
                             (default: all)
                   --procs   GOMAXPROCS / scheduler parallelism values (default 1,2); floor runs at 1 only
-                  --impls   implementations (default gmp4j,jdk,jox,pekko,go; go only when a `go` binary is on PATH
-                            and not for savina-*; jox only for the channel benchmarks, pekko only for savina-*,
-                            jdk not for select)
+                  --impls   implementations (default all; go only when a `go` binary is on PATH and not for
+                            savina-*; jox only for the channel benchmarks, pekko only for savina-*, jdk not for
+                            select or chat-fanout, netty and vertx only for the network benchmarks, vertx not for
+                            chat-fanout)
                   --json    JSON lines instead of a table
                   --reps    measured repetitions (default 5, --quick 3); value = median
                   --warmup  warm-up repetitions (default 3, --quick 1)
+                  --window-ms  network benchmarks: one repetition is a window this long (default 1000, --quick 500)
                   --timeout per-child watchdog in seconds (default 600)
                   system properties: -Dgmp4j.java (child java), -Dgmp4j.jvmFlags (child JVM flags),
-                  -Dgmp4j.bench.childFlags (extra child JVM flags, e.g. -Dgmp4j.schedtrace=100)""";
+                  -Dgmp4j.bench.childFlags (extra child JVM flags, e.g. -Dgmp4j.schedtrace=100),
+                  -Dgmp4j.bench.clientLoops (the load client's event-loop threads, default 2)""";
     }
 
     static Options parse(String[] args) {
@@ -172,6 +199,7 @@ public final class BenchMain {
                 }
                 case "--reps" -> o.reps = positive(value(args, ++i, a), a, 1);
                 case "--warmup" -> o.warmup = positive(value(args, ++i, a), a, 0);
+                case "--window-ms" -> o.windowMillis = positive(value(args, ++i, a), a, 1);
                 case "--timeout" -> o.timeoutSeconds = positive(value(args, ++i, a), a, 1);
                 case "-h", "--help", "help" -> {
                     return null;
@@ -249,6 +277,15 @@ public final class BenchMain {
             for (int procs : procsList) {
                 String reps = opt.repsFor(bench);
                 for (String impl : opt.impls) {
+                    if (NetBench.isNet(bench)) {
+                        if (NetBench.impls(bench).contains(impl) && (!impl.equals("go") || goBinary != null)) {
+                            runNet(bench, impl, procs, reps, goBinary, java, jvmFlags, childFlags, cp);
+                        }
+                        continue;
+                    }
+                    if (impl.equals("netty") || impl.equals("vertx")) {
+                        continue; // the network benchmarks only
+                    }
                     boolean savina = BenchChild.SAVINA.contains(bench);
                     if (impl.equals("jox") && !CHAN_BENCHES.contains(bench)) {
                         continue; // Jox is a channel library: it has nothing to say on spawn etc.
@@ -271,20 +308,7 @@ public final class BenchMain {
                                 "GMP4J_BENCH_QUICK", opt.quick ? "1" : ""));
                         continue;
                     }
-                    List<String> cmd = new ArrayList<>();
-                    cmd.add(java);
-                    cmd.addAll(jvmFlags);
-                    cmd.addAll(CHILD_JVM_FLAGS);
-                    if (impl.equals("gmp4j")) {
-                        cmd.add("-Dgmp4j.maxprocs=" + procs);
-                    } else {
-                        cmd.add("-Djdk.virtualThreadScheduler.parallelism=" + procs);
-                        cmd.add("-Djdk.virtualThreadScheduler.maxPoolSize=" + procs);
-                        if (impl.equals("jox") && procs == 1) {
-                            cmd.add("-XX:ActiveProcessorCount=1");
-                        }
-                    }
-                    cmd.addAll(childFlags);
+                    List<String> cmd = childJvm(java, jvmFlags, impl, procs, childFlags);
                     cmd.add("-Dgmp4j.bench.timeout=" + opt.timeoutSeconds);
                     if (opt.quick) {
                         cmd.add("-Dgmp4j.bench.quick=true"); // smaller threadring
@@ -297,6 +321,67 @@ public final class BenchMain {
         }
         report();
         return failures.isEmpty() ? 0 : 1;
+    }
+
+    /**
+     * A child JVM's command up to its classpath: the JVM flags, {@link #CHILD_JVM_FLAGS}, the
+     * implementation's procs knob, the extra child flags.
+     */
+    private static List<String> childJvm(String java, List<String> jvmFlags, String impl, int procs,
+                                         List<String> childFlags) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java);
+        cmd.addAll(jvmFlags);
+        cmd.addAll(CHILD_JVM_FLAGS);
+        if (impl.equals("gmp4j")) {
+            cmd.add("-Dgmp4j.maxprocs=" + procs);
+        } else if (impl.equals("jdk") || impl.equals("jox")) {
+            cmd.add("-Djdk.virtualThreadScheduler.parallelism=" + procs);
+            cmd.add("-Djdk.virtualThreadScheduler.maxPoolSize=" + procs);
+            if (impl.equals("jox") && procs == 1) {
+                cmd.add("-XX:ActiveProcessorCount=1");
+            }
+        } // netty and vertx take procs as their event-loop count (ServerMain's argument)
+        cmd.addAll(childFlags);
+        return cmd;
+    }
+
+    /**
+     * A network benchmark for one (impl, procs): the server process first (it prints its port),
+     * then the load client as the child whose results count; the server is stopped after.
+     */
+    private void runNet(String bench, String impl, int procs, String reps, Path goBinary, String java,
+                        List<String> jvmFlags, List<String> childFlags, String cp) {
+        String kind = NetBench.serverKind(bench);
+        List<String> serverCmd;
+        Map<String, String> serverEnv = Map.of();
+        if (impl.equals("go")) {
+            serverCmd = List.of(goBinary.toString(), kind + "-server");
+            serverEnv = Map.of("GOMAXPROCS", Integer.toString(procs));
+        } else {
+            serverCmd = new ArrayList<>(childJvm(java, jvmFlags, impl, procs, childFlags));
+            serverCmd.addAll(List.of("-cp", cp, ServerMain.class.getName(), kind, impl, Integer.toString(procs)));
+        }
+        System.err.println("gmp4j bench: starting the " + impl + " " + kind + " server (procs=" + procs + ") ...");
+        ServerProcess server;
+        try {
+            server = ServerProcess.start(serverCmd, serverEnv, "[" + bench + " " + impl + " p" + procs + " server] ");
+        } catch (IOException e) {
+            fail(bench, impl, procs, "the server did not start: " + e.getMessage(), serverCmd, new ArrayDeque<>());
+            return;
+        }
+        try (server) {
+            List<String> cmd = new ArrayList<>();
+            cmd.add(java);
+            cmd.addAll(jvmFlags);
+            cmd.addAll(CLIENT_JVM_FLAGS);
+            cmd.add("-Dgmp4j.bench.timeout=" + opt.timeoutSeconds);
+            cmd.addAll(List.of("-cp", cp, LoadClient.class.getName(), bench, impl, Integer.toString(procs), reps,
+                    Integer.toString(server.port()), "--window-ms", Long.toString(opt.window()),
+                    "--server-pid", Long.toString(server.pid()),
+                    "--loops", Integer.toString(Integer.getInteger("gmp4j.bench.clientLoops", 2))));
+            runChild(bench, impl, procs, cmd, Map.of());
+        }
     }
 
     private void runChild(String bench, String impl, int procs, List<String> cmd, Map<String, String> env) {
@@ -410,7 +495,7 @@ public final class BenchMain {
         }
     }
 
-    private static void keep(Deque<String> tail, String line) {
+    static void keep(Deque<String> tail, String line) {
         synchronized (tail) {
             tail.addLast(line);
             while (tail.size() > 60) {
@@ -419,7 +504,7 @@ public final class BenchMain {
         }
     }
 
-    private static Thread pump(InputStream in, Consumer<String> sink) {
+    static Thread pump(InputStream in, Consumer<String> sink) {
         Thread t = new Thread(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
                 String line;
@@ -634,7 +719,8 @@ public final class BenchMain {
     }
 
     private void printRatios() {
-        // other/gmp4j for each bench and procs: > 1 means gmp4j is faster (lower ms or ns/op).
+        // For each bench and procs, > 1 means gmp4j is better: other/gmp4j for times and costs
+        // (lower is better), gmp4j/other for throughputs (req/s, MB/s, lines/s).
         for (Map.Entry<String, Integer> k : rowKeys()) {
             String bench = k.getKey();
             int procs = k.getValue();
@@ -642,12 +728,17 @@ public final class BenchMain {
             if (g == null) {
                 continue;
             }
-            for (String other : List.of("jdk", "jox", "pekko", "go")) {
+            for (String other : List.of("jdk", "jox", "pekko", "netty", "vertx", "go")) {
                 Result o = find(bench, other, procs);
                 if (bench.equals("floor-switch-locksupport") && other.equals("jdk")) {
                     o = find("floor-switch", "jdk", procs); // the jdk figure is the same LockSupport ping-pong
                 }
-                if (o != null) {
+                if (o == null) {
+                    continue;
+                }
+                if (HIGHER_IS_BETTER.contains(g.unit())) {
+                    ratio(bench, procs, "gmp4j/" + other, g.value() / o.value(), other);
+                } else {
                     ratio(bench, procs, other + "/gmp4j", o.value() / g.value(), other);
                 }
             }
@@ -685,10 +776,12 @@ public final class BenchMain {
                     if (procs == 1 || r == null) {
                         continue;
                     }
-                    double v = one.value() / r.value();
+                    boolean more = HIGHER_IS_BETTER.contains(r.unit());
+                    double v = more ? r.value() / one.value() : one.value() / r.value();
                     if (opt.json) {
-                        System.out.println("{\"bench\":\"" + bench + "\",\"impl\":\"" + impl + "\",\"ratio\":\"procs1/procs"
-                                + procs + "\",\"value\":" + BenchChild.fmt(v) + "}");
+                        String name = more ? "procs" + procs + "/procs1" : "procs1/procs" + procs;
+                        System.out.println("{\"bench\":\"" + bench + "\",\"impl\":\"" + impl + "\",\"ratio\":\""
+                                + name + "\",\"value\":" + BenchChild.fmt(v) + "}");
                     } else {
                         System.out.printf(Locale.ROOT, "%s %s: speed-up from procs 1 to %d = %.2fx%n",
                                 bench, impl, procs, v);

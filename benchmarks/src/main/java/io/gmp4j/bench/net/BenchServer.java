@@ -1,0 +1,44 @@
+package io.gmp4j.bench.net;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.List;
+
+/**
+ * A server under load: an echo or chat server of one implementation, listening on a free
+ * loopback port until closed.
+ */
+public interface BenchServer extends AutoCloseable {
+    /** The echo servers' implementations. */
+    List<String> ECHO_IMPLS = List.of("gmp4j", "netty", "jdk", "vertx");
+    /** The chat servers' implementations. */
+    List<String> CHAT_IMPLS = List.of("gmp4j", "netty");
+
+    /** Where it listens. */
+    InetSocketAddress address();
+
+    /** Stops it: no more connections, the open ones closed, its threads gone. */
+    @Override
+    void close();
+
+    /**
+     * Starts the {@code kind} ("echo" or "chat") server of implementation {@code impl} with
+     * {@code procs} processors (GOMAXPROCS, event-loop threads, or virtual-thread parallelism,
+     * which the JVM takes from its command line).
+     */
+    static BenchServer start(String kind, String impl, int procs) throws IOException {
+        if (procs < 1) {
+            throw new IllegalArgumentException("procs must be >= 1, got " + procs);
+        }
+        return switch (kind + "/" + impl) {
+            case "echo/gmp4j" -> GmpEchoServer.start(procs);
+            case "echo/netty" -> NettyEchoServer.start(procs);
+            case "echo/jdk" -> JdkEchoServer.start();
+            case "echo/vertx" -> VertxEchoServer.start(procs);
+            case "chat/gmp4j" -> GmpChatServer.start(procs);
+            case "chat/netty" -> NettyChatServer.start(procs);
+            default -> throw new IllegalArgumentException("no " + kind + " server for impl '" + impl + "' (echo: "
+                    + ECHO_IMPLS + ", chat: " + CHAT_IMPLS + ")");
+        };
+    }
+}

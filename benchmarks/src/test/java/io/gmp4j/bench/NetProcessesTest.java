@@ -1,0 +1,80 @@
+package io.gmp4j.bench;
+
+import io.gmp4j.bench.net.LoadClient;
+import io.gmp4j.bench.net.ServerMain;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The network benchmarks' process wiring, as {@link BenchMain} runs it: a server process that
+ * prints its port and stops when its stdin closes, and the load client process that reads the
+ * server's CPU time and prints result lines.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class NetProcessesTest {
+    private static List<String> jvm(String mainClass, String... args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(BenchMain.split(BenchMain.DEFAULT_JVM_FLAGS));
+        cmd.addAll(List.of("-Xmx256m", "-cp", System.getProperty("java.class.path"), mainClass));
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    @Test
+    void serverProcessAndLoadClientProduceResultLines() throws Exception {
+        ServerProcess server = ServerProcess.start(jvm(ServerMain.class.getName(), "echo", "netty", "1"), Map.of(),
+                "[test server] ");
+        List<BenchMain.Result> results = new ArrayList<>();
+        try (server) {
+            assertTrue(server.port() > 0);
+            Process client = new ProcessBuilder(jvm(LoadClient.class.getName(), "echo-c16", "netty", "1", "0+2",
+                    Integer.toString(server.port()), "--window-ms", "200", "--server-pid", Long.toString(server.pid())))
+                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            client.getOutputStream().close();
+            String out = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(client.waitFor(60, TimeUnit.SECONDS), "the client did not finish");
+            assertEquals(0, client.exitValue(), "client output: " + out);
+            for (String line : out.lines().toList()) {
+                if (line.startsWith(BenchChild.RESULT_PREFIX)) {
+                    results.add(BenchMain.parseResult(line));
+                }
+            }
+        }
+        assertEquals(List.of("echo-c16", "echo-c16-p99", "echo-c16-cpu"), results.stream().map(BenchMain.Result::bench).toList());
+        for (BenchMain.Result r : results) {
+            assertEquals("netty", r.impl());
+            assertTrue(r.value() > 0, r.toString());
+        }
+        assertEquals("req/s", results.get(0).unit());
+    }
+
+    @Test
+    void aServerThatCannotStartIsReportedWithItsOutput() {
+        IOException e = assertThrows(IOException.class, () -> ServerProcess.start(
+                jvm(ServerMain.class.getName(), "echo", "nosuch", "1"), Map.of(), "[test server] "));
+        assertTrue(e.getMessage().contains("no echo server for impl 'nosuch'"), e.getMessage());
+    }
+
+    @Test
+    void optionsKnowTheNetworkBenchmarks() {
+        BenchMain.Options o = BenchMain.parse(new String[]{"echo-c16", "chat-fanout", "--impls", "gmp4j,netty,vertx",
+                "--window-ms", "300"});
+        assertEquals(List.of("echo-c16", "chat-fanout"), o.benches);
+        assertEquals(300, o.window());
+        assertEquals(500, BenchMain.parse(new String[]{"bulk", "--quick"}).window());
+        assertThrows(IllegalArgumentException.class, () -> BenchMain.parse(new String[]{"--window-ms", "0"}));
+    }
+}
