@@ -156,7 +156,8 @@ public interface ActorContext<T> {
      * along its own links; a normal stop does not. An actor that traps exits receives an
      * {@link ExitSignal} message instead, for normal stops too. Linking to an actor that has
      * already stopped gives this actor the signal at once, with a {@link NoSuchActorException}
-     * (Erlang's {@code noproc}). Linking twice is one link; linking to oneself does nothing. A
+     * (Erlang's {@code noproc}), once per attempt. Linking twice to a live actor is one link;
+     * linking to oneself does nothing. A
      * process actor killed this way stops at its next {@code receive}.
      *
      * <pre>{@code
