@@ -403,7 +403,9 @@ public final class ActorSystem implements AutoCloseable {
     }
 
     /**
-     * Actors stopped by an exception so far.
+     * Actors stopped by an exception so far: their own handler or body threw, or (a
+     * supervisor) they gave up on restarting their children. An actor killed by a linked
+     * actor's failure is not counted again.
      *
      * <pre>{@code
      * long crashes = system.failureCount();
@@ -414,7 +416,8 @@ public final class ActorSystem implements AutoCloseable {
     }
 
     /**
-     * Sets the one listener told of every actor failure, on the failing actor's thread, in place
+     * Sets the one listener told of every actor failure (as counted by {@link #failureCount}),
+     * on the failing actor's thread, in place
      * of the default report (the stack trace on {@code System.err}); null to restore it.
      *
      * <pre>{@code
