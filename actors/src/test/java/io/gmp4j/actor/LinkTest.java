@@ -257,10 +257,9 @@ class LinkTest {
                     // a sender would wait: BoundedMailboxTest covers it
                 }
             }
-            watched.tell("stop");
+            watched.tell("stop"); // one after the other, so the order of the notices is known
+            TestSupport.awaitCondition(() -> cell.mailbox.size() == capacity + 1, () -> cell.mailbox.size() + " queued");
             linkedTo.tell("crash");
-            system.whenTerminated(watched).get(LONG);
-            system.whenTerminated(linkedTo).get(LONG);
             TestSupport.awaitCondition(() -> cell.mailbox.size() == capacity + 2, () -> cell.mailbox.size() + " queued");
             assertEquals(capacity, cell.bound.count(), "the notices took no place");
             long deadBefore = system.deadLetterCount();
