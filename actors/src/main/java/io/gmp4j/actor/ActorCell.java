@@ -19,7 +19,7 @@ import org.jctools.queues.unpadded.MpscUnboundedUnpaddedArrayQueue;
 
 /**
  * The common part of both kinds of actor: the mailbox, the scheduling state, and the lifecycle
- * (children, watchers, name, dead letters).
+ * (children, watchers, links, name, dead letters).
  *
  * <h2>The mailbox and who consumes it</h2>
  * The mailbox is a JCTools MPSC queue: any number of senders, exactly one consumer at a time.
@@ -47,6 +47,19 @@ import org.jctools.queues.unpadded.MpscUnboundedUnpaddedArrayQueue;
  * consumer's {@code IDLE} store comes before the sender's load (the sender sees {@code IDLE}
  * and schedules). If both see each other, exactly one CAS wins. Messages can therefore never
  * sit in a mailbox that nobody is responsible for.
+ *
+ * <h2>System messages</h2>
+ * Termination notices ({@link Terminated}, and what {@code watchWith} maps them to) and exit
+ * signals ({@link ExitSignal}) go through {@link #tellSystem}: into the same mailbox, so they
+ * keep their order with the messages sent before them, but past the bound of a bounded mailbox
+ * (wrapped in a {@link SystemMessage} that {@link #take} unwraps without giving a place back).
+ * A full mailbox therefore never loses a notice. A stop (and a kill by a link) is not a message
+ * at all: a flag that the consumer checks before each message.
+ *
+ * <h2>What the lifecycle costs per message</h2>
+ * Nothing: children, watchers, links and the trap-exits flag are only read when an actor is
+ * spawned, linked, watched or dies; the run loop reads {@link #stopRequested} as before, and
+ * {@link #take} tests for a system message only on the bounded path.
  *
  * @param <T> the message type
  */
@@ -83,7 +96,8 @@ abstract class ActorCell<T> implements ActorRef<T> {
     final ActorCell<?> parent;
     final String name;
     final boolean named;
-    final MessagePassingQueue<T> mailbox = new MpscUnboundedUnpaddedArrayQueue<>(MAILBOX_CHUNK);
+    /** Holds {@code T}s, and for a bounded mailbox also {@link SystemMessage}s. */
+    final MessagePassingQueue<Object> mailbox = new MpscUnboundedUnpaddedArrayQueue<>(MAILBOX_CHUNK);
     /** The bound of a bounded mailbox; null (the default) for an unbounded one. */
     final MailboxBound bound;
     final Ctx ctx = new Ctx();
@@ -96,16 +110,22 @@ abstract class ActorCell<T> implements ActorRef<T> {
     volatile boolean stopping;
     /** Set by {@link #finish}: messages go straight to dead letters. */
     volatile boolean dead;
+    /** Whether exit signals of linked actors arrive as {@link ExitSignal} messages. */
+    volatile boolean trapExits;
 
     /** Inline ShortLock word guarding the fields below. */
     private volatile int lock;
     private Throwable reason;
+    /** The reason a kill by a link ({@link #exit}) gave, for the stop it requested. */
+    private Throwable exitReason;
     private boolean finished;
     private HashSet<ActorCell<?>> children;
     private LinkedHashMap<Object, DeathListener> watchers;
     private boolean watchersClosed;
     /** The actors this one watches: deduplicates watch, and is unwatched when this one dies. */
     private HashSet<ActorCell<?>> watching;
+    /** The actors linked to this one (both sides hold the link); closed with the watchers. */
+    private HashSet<ActorCell<?>> links;
 
     /** Told when a watched actor terminates. */
     @FunctionalInterface
@@ -185,16 +205,40 @@ abstract class ActorCell<T> implements ActorRef<T> {
         return false;
     }
 
-    /** Consumer only: the next message, giving its place back to a bounded mailbox. */
+    /**
+     * Consumer only: the next message, giving its place back to a bounded mailbox (unless it is a
+     * system message, which took no place).
+     */
+    @SuppressWarnings("unchecked")
     final T take() {
-        T m = mailbox.poll();
+        Object m = mailbox.poll();
         if (m != null) {
             MailboxBound b = bound;
             if (b != null) {
+                if (m instanceof SystemMessage sm) {
+                    return (T) sm.msg;
+                }
                 b.taken();
             }
         }
-        return m;
+        return (T) m;
+    }
+
+    /**
+     * Enqueues a system message (a termination notice, an exit signal): like {@link #tell}, but
+     * never refused, dropped or blocked by a bounded mailbox. A dead actor's are dead letters.
+     */
+    final void tellSystem(Object msg) {
+        if (dead) {
+            system.deadLetter(msg, this);
+            return;
+        }
+        mailbox.offer(bound == null ? msg : new SystemMessage(msg));
+        signal();
+    }
+
+    /** A system message in a bounded mailbox: it holds no place of the bound. */
+    record SystemMessage(Object msg) {
     }
 
     /** After enqueuing (or requesting a stop): make sure somebody consumes the mailbox. */
@@ -221,6 +265,9 @@ abstract class ActorCell<T> implements ActorRef<T> {
             resume();
         }
     }
+
+    /** Called by the system once the actor is registered and counted: starts it running. */
+    abstract void start();
 
     /**
      * The consumer role was taken for a live actor: a behaviour actor submits its task; a
@@ -256,7 +303,7 @@ abstract class ActorCell<T> implements ActorRef<T> {
 
     /** Consumer only: the rest of the mailbox becomes dead letters. */
     final void drainDead() {
-        T m;
+        Object m;
         while ((m = take()) != null) {
             system.deadLetter(m, this);
         }
@@ -315,6 +362,37 @@ abstract class ActorCell<T> implements ActorRef<T> {
         signal();
     }
 
+    /**
+     * Kills this actor with {@code why} (an exit signal from a linked actor it does not trap):
+     * a stop request that carries a reason. Ignored if the actor is stopping already (its first
+     * reason stands).
+     */
+    final void exit(Throwable why) {
+        lock();
+        try {
+            if (stopping || dead) {
+                return;
+            }
+            if (exitReason == null) {
+                exitReason = why;
+            }
+        } finally {
+            unlock();
+        }
+        stopRequested = true;
+        signal();
+    }
+
+    /** The reason for a requested stop: a link's exit reason, or null for a plain stop. */
+    final Throwable requestedStopReason() {
+        lock();
+        try {
+            return exitReason;
+        } finally {
+            unlock();
+        }
+    }
+
     @Override
     public final String name() {
         return name;
@@ -334,8 +412,12 @@ abstract class ActorCell<T> implements ActorRef<T> {
     // Lifecycle: stopping, children, watchers
     // =====================================================================================
 
-    /** Consumer only, once: stop handling messages, stop the children, then finish. */
-    final void beginStop(Throwable why) {
+    /**
+     * Consumer only, once: stop handling messages, stop the children, then finish. {@code why}
+     * is the exit reason (null: normal); {@code ownFailure} says the actor's own code threw (or
+     * its supervisor gave up), which is reported and counted, unlike a kill by a link.
+     */
+    final void beginStop(Throwable why, boolean ownFailure) {
         ActorCell<?>[] kids = null;
         boolean finishNow;
         lock();
@@ -355,7 +437,7 @@ abstract class ActorCell<T> implements ActorRef<T> {
         } finally {
             unlock();
         }
-        if (why != null) {
+        if (why != null && ownFailure) {
             system.failed(this, why);
         }
         if (finishNow) {
@@ -415,14 +497,17 @@ abstract class ActorCell<T> implements ActorRef<T> {
         Map<Object, DeathListener> ws;
         Throwable why;
         HashSet<ActorCell<?>> watched;
+        HashSet<ActorCell<?>> linked;
         lock();
         try {
             ws = watchers;
             watchers = null;
-            watchersClosed = true;
+            watchersClosed = true; // also closes links: addLink fails from now on
             why = reason;
             watched = watching;
             watching = null;
+            linked = links;
+            links = null;
         } finally {
             unlock();
         }
@@ -458,6 +543,11 @@ abstract class ActorCell<T> implements ActorRef<T> {
                 } catch (RuntimeException e) {
                     system.failed(this, e);
                 }
+            }
+        }
+        if (linked != null) {
+            for (ActorCell<?> l : linked) {
+                l.linkedActorExited(this, why);
             }
         }
         if (parent != null) {
@@ -524,12 +614,92 @@ abstract class ActorCell<T> implements ActorRef<T> {
 
     /** Watches {@code target} with {@code l}, or tells {@code l} now if it has finished. */
     static void watch(ActorRef<?> target, Object key, DeathListener l) {
-        if (!(target instanceof ActorCell<?> c)) {
-            throw new IllegalArgumentException("cannot watch " + target + ": not an actor of an ActorSystem");
-        }
+        ActorCell<?> c = cellOf(target, "watch");
         if (!c.addWatcher(key, l)) {
             l.onTerminated(new Terminated(c, c.reasonIfDead()));
         }
+    }
+
+    // =====================================================================================
+    // Links (Erlang's link/unlink/trap_exit)
+    // =====================================================================================
+
+    /** Adds {@code other} to this actor's links; false if this actor has finished. */
+    private boolean addLink(ActorCell<?> other) {
+        lock();
+        try {
+            if (watchersClosed) {
+                return false;
+            }
+            if (links == null) {
+                links = new HashSet<>();
+            }
+            links.add(other);
+            return true;
+        } finally {
+            unlock();
+        }
+    }
+
+    /** Removes {@code other} from this actor's links; false if it was not linked (any more). */
+    private boolean removeLink(ActorCell<?> other) {
+        lock();
+        try {
+            return links != null && links.remove(other);
+        } finally {
+            unlock();
+        }
+    }
+
+    /**
+     * Links this actor (the caller's own) with {@code other}, both ways. If {@code other} has
+     * already finished, this actor gets the exit signal at once, with a
+     * {@link NoSuchActorException} as the reason (Erlang's {@code noproc}).
+     */
+    final void link(ActorCell<?> other) {
+        if (other == this || !addLink(other)) {
+            return; // linking to oneself is nothing; a finished caller cannot link
+        }
+        if (!other.addLink(this)) {
+            linkedActorExited(other, new NoSuchActorException("link: actor " + other.name + " had already stopped"));
+        }
+    }
+
+    /** Removes the link both ways; no exit signal of it acts on this actor afterwards. */
+    final void unlink(ActorCell<?> other) {
+        removeLink(other);
+        other.removeLink(this);
+    }
+
+    /**
+     * The exit signal of a linked actor that finished with {@code why} (null: normal). It acts
+     * only if the link is still there (taking it away), so an unlink that returned first wins:
+     * a trapping actor receives an {@link ExitSignal}; any other one dies of an abnormal reason
+     * (that very reason) and ignores a normal one.
+     */
+    private void linkedActorExited(ActorCell<?> from, Throwable why) {
+        if (!removeLink(from)) {
+            return;
+        }
+        if (trapExits) {
+            tellSystem(new ExitSignal(from, why));
+        } else if (why != null) {
+            exit(why);
+        }
+    }
+
+    /**
+     * The actor behind {@code ref}: the cell itself, or a supervised child's current
+     * incarnation. {@code what} names the operation for the error message.
+     */
+    static ActorCell<?> cellOf(ActorRef<?> ref, String what) {
+        if (ref instanceof ActorCell<?> c) {
+            return c;
+        }
+        if (ref instanceof ChildRef<?> cr) {
+            return cr.current();
+        }
+        throw new IllegalArgumentException("cannot " + what + " " + ref + ": not an actor of an ActorSystem");
     }
 
     final ArrayList<ActorCell<?>> childrenSnapshot() {
@@ -578,13 +748,11 @@ abstract class ActorCell<T> implements ActorRef<T> {
 
         @Override
         public void watchWith(ActorRef<?> other, Function<Terminated, ? extends T> toMessage) {
-            watch0(other, t -> tell(toMessage.apply(t)));
+            watch0(other, t -> tellSystem(toMessage.apply(t)));
         }
 
         private void watch0(ActorRef<?> other, DeathListener l) {
-            if (!(other instanceof ActorCell<?> c)) {
-                throw new IllegalArgumentException("cannot watch " + other + ": not an actor of an ActorSystem");
-            }
+            ActorCell<?> c = cellOf(other, "watch");
             if (!setWatching(c, true)) {
                 return; // already watching it: still one notice
             }
@@ -596,15 +764,35 @@ abstract class ActorCell<T> implements ActorRef<T> {
 
         @Override
         public void unwatch(ActorRef<?> other) {
-            if (other instanceof ActorCell<?> c) {
+            if (other instanceof ActorCell<?> || other instanceof ChildRef<?>) {
+                ActorCell<?> c = cellOf(other, "unwatch");
                 c.removeWatcher(ActorCell.this);
                 setWatching(c, false);
             }
         }
 
-        @SuppressWarnings("unchecked")
         private void deliver(Terminated t) {
-            tell((T) t);
+            tellSystem(t);
+        }
+
+        @Override
+        public void link(ActorRef<?> other) {
+            ActorCell.this.link(cellOf(other, "link to"));
+        }
+
+        @Override
+        public void unlink(ActorRef<?> other) {
+            ActorCell.this.unlink(cellOf(other, "unlink from"));
+        }
+
+        @Override
+        public void trapExits(boolean on) {
+            trapExits = on;
+        }
+
+        @Override
+        public Supervisor spawnSupervisor(SupervisorSpec spec, Props props) {
+            return Supervisor.spawn(system, ActorCell.this, spec, props);
         }
 
         @Override

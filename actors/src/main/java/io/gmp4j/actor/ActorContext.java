@@ -3,8 +3,8 @@ package io.gmp4j.actor;
 import java.util.function.Function;
 
 /**
- * What an actor can do besides handling messages: its own reference, spawning children,
- * watching other actors, stopping. Given to a behaviour's handler and (as
+ * What an actor can do besides handling messages: its own reference, spawning children and
+ * supervisors, watching (monitors) and linking to other actors, trapping exits, stopping. Given to a behaviour's handler and (as
  * {@link ProcessContext}) to a process actor. Use it only from the actor's own code.
  *
  * <pre>{@code
@@ -120,6 +120,77 @@ public interface ActorContext<T> {
      * }</pre>
      */
     void unwatch(ActorRef<?> other);
+
+    /**
+     * Spawns a child supervisor (see {@link Supervisor}): its children start now, in order.
+     *
+     * <pre>{@code
+     * Supervisor workers = ctx.spawnSupervisor(SupervisorSpec.builder()
+     *         .child(ChildSpec.behavior("worker", worker))
+     *         .build());
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if a child's name is taken
+     * @throws IllegalStateException    if this actor is stopping
+     */
+    default Supervisor spawnSupervisor(SupervisorSpec spec) {
+        return spawnSupervisor(spec, Props.DEFAULT);
+    }
+
+    /**
+     * Spawns a child supervisor with {@code props} (only the name applies).
+     *
+     * <pre>{@code
+     * Supervisor workers = ctx.spawnSupervisor(spec, Props.named("workers"));
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if its name or a child's name is taken
+     * @throws IllegalStateException    if this actor is stopping
+     */
+    Supervisor spawnSupervisor(SupervisorSpec spec, Props props);
+
+    /**
+     * Links this actor with {@code other}, both ways (Erlang's {@code link}): when either stops,
+     * the other gets an exit signal with the reason. An abnormal reason (an exception) kills an
+     * actor that does not {@linkplain #trapExits trap exits}, with that same reason, and so on
+     * along its own links; a normal stop does not. An actor that traps exits receives an
+     * {@link ExitSignal} message instead, for normal stops too. Linking to an actor that has
+     * already stopped gives this actor the signal at once, with a {@link NoSuchActorException}
+     * (Erlang's {@code noproc}), once per attempt. Linking twice to a live actor is one link;
+     * linking to oneself does nothing. A
+     * process actor killed this way stops at its next {@code receive}.
+     *
+     * <pre>{@code
+     * ctx.link(partner);   // if partner crashes, so do we
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if {@code other} is not an actor of an actor system
+     */
+    void link(ActorRef<?> other);
+
+    /**
+     * Removes the link with {@code other}, both ways. Once it returns, no exit signal of that
+     * link acts on this actor (one already in the mailbox of a trapping actor stays there).
+     *
+     * <pre>{@code
+     * ctx.unlink(partner);
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if {@code other} is not an actor of an actor system
+     */
+    void unlink(ActorRef<?> other);
+
+    /**
+     * Whether exit signals from linked actors arrive as {@link ExitSignal} messages (true)
+     * instead of killing this actor on an abnormal reason (false, the default). The actor's
+     * message type must accept {@code ExitSignal} (use {@code Object}).
+     *
+     * <pre>{@code
+     * ctx.trapExits(true);
+     * ctx.link(worker);   // its death is now a message, not ours
+     * }</pre>
+     */
+    void trapExits(boolean on);
 
     /**
      * Stops {@code ref} (a child, or this actor itself): the same as {@code ref.stop()}.

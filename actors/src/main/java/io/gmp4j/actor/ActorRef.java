@@ -63,8 +63,10 @@ public interface ActorRef<T> {
     /**
      * Asks the actor to stop. A behaviour actor stops before its next message, a process actor
      * at its next {@code receive}. Its children stop first; then its name is freed, its
-     * watchers receive {@link Terminated}, and messages left in its mailbox become dead
-     * letters. Does nothing if it has stopped already; does not wait.
+     * watchers receive {@link Terminated}, linked actors a normal exit signal (which kills
+     * none), and messages left in its mailbox become dead letters. Does nothing if it has
+     * stopped already; does not wait. A supervised child's stable reference stops the current
+     * incarnation, which a {@link Restart#PERMANENT} child's supervisor starts again.
      *
      * <pre>{@code
      * ref.stop();

@@ -166,8 +166,53 @@ public final class ActorSystem implements AutoCloseable {
         return spawnCell(null, new ProcessCell<>(this, null, props, body));
     }
 
+    /**
+     * Spawns a top-level supervisor that starts the children of {@code spec} now, in order,
+     * and restarts them by its strategy (see {@link SupervisorSpec}).
+     *
+     * <pre>{@code
+     * Supervisor sup = system.spawnSupervisor(SupervisorSpec.builder()
+     *         .strategy(SupervisionStrategy.ONE_FOR_ONE)
+     *         .child(ChildSpec.behavior("worker", worker))
+     *         .build());
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if a child's name is taken
+     * @throws IllegalStateException    if the system is shutting down
+     */
+    public Supervisor spawnSupervisor(SupervisorSpec spec) {
+        return spawnSupervisor(spec, Props.DEFAULT);
+    }
+
+    /**
+     * Spawns a top-level supervisor with {@code props} (only the name applies).
+     *
+     * <pre>{@code
+     * Supervisor sup = system.spawnSupervisor(spec, Props.named("root"));
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if its name or a child's name is taken
+     * @throws IllegalStateException    if the system is shutting down
+     */
+    public Supervisor spawnSupervisor(SupervisorSpec spec, Props props) {
+        return Supervisor.spawn(this, null, spec, props);
+    }
+
     /** Registers and starts {@code cell}, a child of {@code parent} (null: top level). */
     <T> ActorRef<T> spawnCell(ActorCell<?> parent, ActorCell<T> cell) {
+        attach(parent, cell);
+        cell.start();
+        return cell;
+    }
+
+    /**
+     * Registers {@code cell}'s name and adds it to its parent (or the top level), counted as
+     * live, without starting it.
+     *
+     * @throws IllegalArgumentException if the name is taken
+     * @throws IllegalStateException    if the parent is stopping or the system shutting down
+     */
+    void attach(ActorCell<?> parent, ActorCell<?> cell) {
         if (cell.named) {
             register(cell);
         }
@@ -200,12 +245,6 @@ public final class ActorSystem implements AutoCloseable {
                     ? "actor system '" + name + "' is shutting down: cannot spawn"
                     : "actor " + parent.name + " is stopping: cannot spawn a child");
         }
-        if (cell instanceof BehaviorCell<T> b) {
-            b.start();
-        } else {
-            ((ProcessCell<T>) cell).start();
-        }
-        return cell;
     }
 
     private void register(ActorCell<?> cell) {
@@ -364,7 +403,9 @@ public final class ActorSystem implements AutoCloseable {
     }
 
     /**
-     * Actors stopped by an exception so far.
+     * Actors stopped by an exception so far: their own handler or body threw, or (a
+     * supervisor) they gave up on restarting their children. An actor killed by a linked
+     * actor's failure is not counted again.
      *
      * <pre>{@code
      * long crashes = system.failureCount();
@@ -375,7 +416,8 @@ public final class ActorSystem implements AutoCloseable {
     }
 
     /**
-     * Sets the one listener told of every actor failure, on the failing actor's thread, in place
+     * Sets the one listener told of every actor failure (as counted by {@link #failureCount}),
+     * on the failing actor's thread, in place
      * of the default report (the stack trace on {@code System.err}); null to restore it.
      *
      * <pre>{@code

@@ -31,7 +31,9 @@ import java.util.function.Function;
  * belongs in a process actor ({@link ActorSystem#spawnProcess}), which is a goroutine.
  *
  * <p>An exception thrown by the handler stops the actor; its watchers receive a
- * {@link Terminated} with that exception as the reason.
+ * {@link Terminated} with that exception as the reason, actors linked to it die of it (or get
+ * an {@link ExitSignal} if they trap exits), and a {@link Supervisor} may start it again from
+ * its initial behaviour.
  *
  * @param <T> the message type
  */

@@ -28,7 +28,8 @@ final class BehaviorCell<T> extends ActorCell<T> implements Runnable {
         this.behavior = behavior;
     }
 
-    /** Called by the system once the actor is registered: a setup behaviour runs at once. */
+    /** A setup behaviour runs at once. */
+    @Override
     void start() {
         if (behavior instanceof Markers.Setup<T>) {
             signal(); // takes the consumer role if no message did already; the run builds it
@@ -55,7 +56,7 @@ final class BehaviorCell<T> extends ActorCell<T> implements Runnable {
         int n = 0;
         while (true) {
             if (stopRequested) {
-                beginStop(null);
+                beginStop(requestedStopReason(), false);
                 return;
             }
             T m = take();
@@ -66,16 +67,16 @@ final class BehaviorCell<T> extends ActorCell<T> implements Runnable {
             try {
                 next = behavior.receive(ctx, m);
             } catch (Throwable t) {
-                beginStop(t);
+                beginStop(t, true);
                 return;
             }
             if (next != Markers.SAME) {
                 if (next == Markers.STOPPED) {
-                    beginStop(null);
+                    beginStop(null, false);
                     return;
                 }
                 if (next == null) {
-                    beginStop(new IllegalStateException("behaviour of " + name + " returned null (use Behavior.same())"));
+                    beginStop(new IllegalStateException("behaviour of " + name + " returned null (use Behavior.same())"), true);
                     return;
                 }
                 behavior = next;
@@ -96,15 +97,15 @@ final class BehaviorCell<T> extends ActorCell<T> implements Runnable {
             try {
                 b = s.factory().apply(ctx);
             } catch (Throwable t) {
-                beginStop(t);
+                beginStop(t, true);
                 return false;
             }
             if (b == Markers.STOPPED) {
-                beginStop(null);
+                beginStop(null, false);
                 return false;
             }
             if (b == null || b == Markers.SAME) {
-                beginStop(new IllegalStateException("setup of " + name + " returned " + (b == null ? "null" : "same()")));
+                beginStop(new IllegalStateException("setup of " + name + " returned " + (b == null ? "null" : "same()")), true);
                 return false;
             }
             behavior = b;

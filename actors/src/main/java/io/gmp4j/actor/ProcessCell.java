@@ -39,6 +39,7 @@ final class ProcessCell<T> extends ActorCell<T> {
         this.body = body;
     }
 
+    @Override
     void start() {
         system.runtime().go(this::main);
     }
@@ -46,12 +47,15 @@ final class ProcessCell<T> extends ActorCell<T> {
     private void main() {
         thread = Thread.currentThread();
         Throwable why = null;
+        boolean ownFailure = false;
         try {
             body.run(ctx);
+            why = requestedStopReason(); // killed by a link, but ended before it noticed
         } catch (StopSignal s) {
-            // a stop request: a normal stop
+            why = requestedStopReason(); // a stop request (null: normal) or a link's kill
         } catch (Throwable t) {
             why = t;
+            ownFailure = true;
         }
         if (stash != null) {
             T m;
@@ -59,7 +63,7 @@ final class ProcessCell<T> extends ActorCell<T> {
                 system.deadLetter(m, this);
             }
         }
-        beginStop(why);
+        beginStop(why, ownFailure);
         release();
     }
 
@@ -75,8 +79,20 @@ final class ProcessCell<T> extends ActorCell<T> {
         release();
     }
 
+    /**
+     * A receive that a stop request does not interrupt: for a supervisor's own body, which
+     * must keep taking its children's exit notices while it stops them.
+     */
+    T receiveIgnoringStop(Predicate<? super T> filter) {
+        return receive(filter, false, 0, true);
+    }
+
     @Override
     T receive0(Predicate<? super T> filter, boolean timed, long deadline) {
+        return receive(filter, timed, deadline, false);
+    }
+
+    private T receive(Predicate<? super T> filter, boolean timed, long deadline, boolean ignoreStop) {
         if (Thread.currentThread() != thread) {
             throw new IllegalStateException("receive() called outside process actor " + name + "'s own goroutine");
         }
@@ -87,7 +103,7 @@ final class ProcessCell<T> extends ActorCell<T> {
             }
         }
         while (true) {
-            if (stopRequested) {
+            if (stopRequested && !ignoreStop) {
                 throw STOP;
             }
             T m = take();
@@ -106,7 +122,7 @@ final class ProcessCell<T> extends ActorCell<T> {
             }
             Waiter w = Waiter.current();
             publishWaiter(w);
-            if (stopRequested || !mailbox.isEmpty()) {
+            if ((stopRequested && !ignoreStop) || !mailbox.isEmpty()) {
                 if (unpublishWaiter(w)) {
                     continue;
                 }

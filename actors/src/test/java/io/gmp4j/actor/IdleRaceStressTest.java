@@ -21,7 +21,10 @@ import static org.junit.jupiter.api.Assertions.*;
  * its last poll, the idle store, the re-check. Checked by mutation (short mode): with the
  * behaviour actor's emptiness check moved before its idle store, the first phase stalls within
  * a handful of rounds; with the process actor's re-check after publishing its waiter moved
- * before it, the goroutine phase stalls.
+ * before it, the goroutine phase stalls. The bounded-mailbox runs add the bound's path (a place
+ * taken before the offer, given back by the take) with capacity 1 and policy FAIL, so a place
+ * not given back fails the next round's tell. The same race without a runtime, every
+ * interleaving, is {@code MailboxIdleJcstress} in the concurrency-tests module.
  */
 @ExtendWith(NoUncaughtExceptions.class)
 class IdleRaceStressTest {
@@ -29,16 +32,26 @@ class IdleRaceStressTest {
 
     @Test
     void behaviourActorNeverLosesAWakeUp() throws Exception {
-        run(false);
+        run(false, Props.DEFAULT);
     }
 
     @Test
     void processActorNeverLosesAWakeUp() throws Exception {
-        run(true);
+        run(true, Props.DEFAULT);
     }
 
-    private void run(boolean process) throws Exception {
-        int rounds = TestSupport.stress(150_000, 30_000);
+    @Test
+    void behaviourActorWithABoundedMailboxNeverLosesAWakeUp() throws Exception {
+        run(false, Props.DEFAULT.withMailbox(1, Overflow.FAIL));
+    }
+
+    @Test
+    void processActorWithABoundedMailboxNeverLosesAWakeUp() throws Exception {
+        run(true, Props.DEFAULT.withMailbox(1, Overflow.FAIL));
+    }
+
+    private void run(boolean process, Props props) throws Exception {
+        int rounds = TestSupport.stress(150_000, 30_000) / (props.capacity() > 0 ? 2 : 1);
         try (ActorSystem system = ActorSystem.builder().name(process ? "idle-race-proc" : "idle-race-beh")
                 .maxProcs(2).throughput(1).build()) {
             AtomicLong received = new AtomicLong();
@@ -48,11 +61,11 @@ class IdleRaceStressTest {
                             self.receive();
                             received.incrementAndGet();
                         }
-                    })
+                    }, props)
                     : system.spawn((ctx, m) -> {
                         received.incrementAndGet();
                         return Behavior.same();
-                    });
+                    }, props);
 
             // From a platform thread: each tell goes through the global queue.
             Thread sender = Thread.ofPlatform().name("racer").start(() -> {

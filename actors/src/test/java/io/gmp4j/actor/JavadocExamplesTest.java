@@ -213,4 +213,129 @@ class JavadocExamplesTest {
         long dead = Actors.system().deadLetterCount();
         assertTrue(dead >= 0);
     }
+
+    record Job(int n) {
+    }
+
+    @Test
+    void supervisionAndLinkExamples() {
+        try (ActorSystem system = ActorSystem.builder().name("sup-examples").maxProcs(2).build()) {
+            system.onFailure(t -> { }); // the examples fail on purpose
+            // package-info
+            ChildSpec<String> worker = ChildSpec.behavior("worker", (ctx, s) -> {
+                if (s.isEmpty()) {
+                    throw new IllegalArgumentException("empty");
+                }
+                return Behavior.same();
+            });
+            Supervisor sup = system.spawnSupervisor(SupervisorSpec.builder()
+                    .strategy(SupervisionStrategy.ONE_FOR_ONE)
+                    .intensity(3, Duration.ofSeconds(5))
+                    .child(worker)
+                    .build());
+            sup.child(worker).tell("");
+            sup.child(worker).tell("work");
+            system.spawn(Behavior.setup(ctx -> {
+                ctx.trapExits(true);
+                ctx.link(sup.ref());
+                return (c, msg) -> msg instanceof ExitSignal e ? Behavior.stopped() : Behavior.same();
+            }));
+
+            // Supervisor, ChildSpec, Restart
+            Behavior<Job> jobHandler = (ctx, j) -> Behavior.same();
+            ChildSpec<Job> jobWorker = ChildSpec.behavior("worker", jobHandler);
+            Supervisor sup2 = system.spawnSupervisor(SupervisorSpec.builder()
+                    .strategy(SupervisionStrategy.ONE_FOR_ONE)
+                    .intensity(3, Duration.ofSeconds(5))
+                    .child(jobWorker)
+                    .build());
+            ActorRef<Job> w = sup2.child(jobWorker);
+            w.tell(new Job(1));
+            ChildSpec<Job> transientWorker = ChildSpec.behavior("worker", jobHandler)
+                    .withRestart(Restart.TRANSIENT)
+                    .withProps(Props.named("worker").withMailbox(100, Overflow.FAIL));
+            ProcessBody<Object> pollerBody = self -> {
+                while (true) {
+                    System.out.println(self.receive());
+                }
+            };
+            ChildSpec<Object> poller = ChildSpec.process("poller", pollerBody);
+            assertEquals("poller", poller.id());
+            Behavior<String> b = (ctx, s) -> Behavior.same();
+            ChildSpec<String> log = ChildSpec.behavior("log", b).withProps(Props.named("log"));
+            ChildSpec<String> once = ChildSpec.behavior("once", b).withRestart(Restart.TEMPORARY);
+            ChildSpec<Object> p = ChildSpec.process("p", self -> {
+                while (true) {
+                    self.receive();
+                }
+            });
+
+            // SupervisorSpec, SupervisionStrategy, nested supervisors
+            Behavior<String> db = (ctx, s) -> Behavior.same();
+            Behavior<String> cache = (ctx, s) -> Behavior.same();
+            SupervisorSpec restForOne = SupervisorSpec.builder()
+                    .strategy(SupervisionStrategy.REST_FOR_ONE)
+                    .child(ChildSpec.behavior("db", db))
+                    .child(ChildSpec.behavior("cache", cache))
+                    .build();
+            SupervisorSpec spec = SupervisorSpec.builder()
+                    .strategy(SupervisionStrategy.ONE_FOR_ALL)
+                    .intensity(3, Duration.ofSeconds(10))
+                    .child(ChildSpec.behavior("db", db))
+                    .child(ChildSpec.process("poller", pollerBody).withRestart(Restart.TRANSIENT))
+                    .build();
+            ChildSpec<Void> workers = ChildSpec.supervisor("workers", restForOne);
+            SupervisorSpec top = SupervisorSpec.builder().child(workers).child(transientWorker).child(log).child(once).child(p).build();
+            Supervisor root = system.spawnSupervisor(top, Props.named("root"));
+            assertEquals("root", root.name());
+            assertTrue(root.isAlive());
+            ActorRef<?> ref = root.child(log.id());
+            assertNotNull(ref);
+            assertEquals(Restart.TEMPORARY, once.restart());
+            assertEquals("log", log.props().name());
+            for (ChildSpec<?> c : spec.children()) {
+                System.out.println(c.id());
+            }
+            assertEquals(SupervisionStrategy.ONE_FOR_ALL, spec.strategy());
+            assertEquals(3, spec.maxRestarts());
+            assertEquals(Duration.ofSeconds(10), spec.period());
+            Supervisor s3 = system.spawnSupervisor(spec);
+            s3.stop();
+
+            // ActorContext.spawnSupervisor, link, unlink, trapExits; ExitSignal; NoSuchActorException
+            ActorRef<String> partner = system.spawn((ctx, s) -> Behavior.same());
+            ActorRef<Object> guard = system.spawn(Behavior.setup(ctx -> {
+                Supervisor ws = ctx.spawnSupervisor(SupervisorSpec.builder()
+                        .child(ChildSpec.behavior("worker2", jobHandler))
+                        .build());
+                Supervisor named = ctx.spawnSupervisor(restForOne, Props.named("workers"));
+                ctx.link(partner);
+                ctx.unlink(partner);
+                ctx.trapExits(true);
+                ctx.link(ws.ref());
+                assertNotNull(named);
+                return (c, msg) -> {
+                    if (msg instanceof ExitSignal e && e.failed()) {
+                        System.out.println(e.ref().name() + " died: " + e.reason());
+                    }
+                    if (msg instanceof ExitSignal e && e.reason() instanceof NoSuchActorException) {
+                        System.out.println("the actor was gone before we linked");
+                    }
+                    return Behavior.same();
+                };
+            }));
+            guard.tell("hello");
+
+            // RestartLimitExceededException
+            Supervisor giveUp = system.spawnSupervisor(SupervisorSpec.builder().intensity(0, Duration.ofSeconds(1))
+                    .child(ChildSpec.process("quitter", self -> { }))
+                    .build());
+            Terminated t = system.whenTerminated(giveUp.ref()).get(Duration.ofSeconds(5));
+            if (t.reason() instanceof RestartLimitExceededException e) {
+                System.err.println(e.getMessage() + ", last: " + e.getCause());
+            } else {
+                fail("expected the supervisor to give up: " + t);
+            }
+        }
+    }
 }
