@@ -54,7 +54,7 @@ public final class Net {
         Poller p = Poller.current();
         Listener l = new Listener(p);
         ServerBootstrap b = new ServerBootstrap()
-                .group(p.loop)
+                .group(p.group())
                 .channel(p.transport.server)
                 .option(ChannelOption.AUTO_READ, false)
                 .option(ChannelOption.SO_REUSEADDR, true)
@@ -71,6 +71,7 @@ public final class Net {
                         Conn c = new Conn(p, ch);
                         ch.pipeline().addLast(c.handler);
                         p.conns.add(c);
+                        p.channelOpened(ch);
                         l.offer(c);
                     }
                 });
@@ -81,6 +82,7 @@ public final class Net {
         }
         l.bound(f.channel());
         p.listeners.add(l);
+        p.channelOpened(f.channel());
         return l;
     }
 
@@ -110,7 +112,7 @@ public final class Net {
         AtomicReference<Conn> made = new AtomicReference<>();
         int timeoutMillis = timeout == null ? 0 : (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
         Bootstrap b = new Bootstrap()
-                .group(p.loop)
+                .group(p.dialLoop())
                 .channel(p.transport.socket)
                 .option(ChannelOption.AUTO_READ, false)
                 .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
@@ -123,6 +125,7 @@ public final class Net {
                     protected void initChannel(Channel ch) {
                         Conn c = new Conn(p, ch);
                         ch.pipeline().addLast(c.handler);
+                        p.channelOpened(ch);
                         made.set(c);
                     }
                 });

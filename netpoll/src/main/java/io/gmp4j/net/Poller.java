@@ -3,11 +3,10 @@ package io.gmp4j.net;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.runtime.NetpollThread;
 import io.gmp4j.runtime.Scheduler;
-import io.gmp4j.runtime.TaskBatch;
 import io.gmp4j.runtime.Waiter;
 import io.netty.channel.Channel;
+import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
-import io.netty.channel.ManualIoEventLoop;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
@@ -17,31 +16,22 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One runtime's network poller: a Netty {@link ManualIoEventLoop} driven by a platform thread
- * of its own, an M without a P like sysmon (option (a) of issue 4).
- *
- * <h2>A turn</h2>
- * The thread blocks in {@code loop.run(0)} until I/O is ready or a task arrives (a read
- * request, a write, a close handed over by a goroutine: {@code inEventLoop()} is never true
- * in a goroutine). The handlers it runs ({@link Conn}, {@link Listener}) queue bytes or
- * connections and wake the goroutines parked on them. Each wake is {@code G.ready}, which
- * unparks the virtual thread, which makes the JDK call {@link Scheduler#execute} on this
- * thread; the scheduler appends those tasks to {@link #batch}
- * ({@link Scheduler#batchExecutesOf}) and the turn ends with one
- * {@link Scheduler#injectglist}: Go's {@code netpoll} result list entering the run queues at
- * once, an idle P started per task as far as there are idle Ps.
- *
- * <h2>Hand-offs</h2>
- * Goroutines hand tasks to the loop with {@code execute}; Netty writes its wake-up eventfd only
- * when the loop is blocked and not already woken, so a burst of requests during one turn
- * costs one wake-up.
+ * One runtime's network poller: Netty event loop(s) that the runtime owns, reports in its stats
+ * and shuts down with it. Two shapes (issue 4), chosen per process with
+ * {@code -Dgmp4j.netpoll=thread|perp}:
+ * <ul>
+ *   <li>{@code thread} ({@link ThreadPoller}): one loop on a platform thread of its own, an M
+ *       without a P like sysmon, injecting each turn's readied goroutines as one batch;</li>
+ *   <li>{@code perp} ({@link ProcPoller}): one loop per P, owned by a poll goroutine that the
+ *       scheduler readies where Go calls {@code netpoll}: before stealing, and by an M about
+ *       to go idle (which then blocks in the loop inside a syscall).</li>
+ * </ul>
  *
  * <h2>Waiters</h2>
  * {@link #waiters} counts threads parked in {@link #park}: {@code checkdead} sees them
@@ -49,7 +39,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The count rises before the park and falls after it returns, so it over-counts briefly,
  * never under-counts.
  */
-final class Poller implements NetpollThread {
+abstract class Poller implements NetpollThread {
     /** The transports: epoll (native) when it loads, NIO otherwise; {@code -Dgmp4j.netpoll.transport=nio} forces NIO. */
     enum Transport {
         EPOLL("epoll", EpollSocketChannel.class, EpollServerSocketChannel.class),
@@ -77,42 +67,16 @@ final class Poller implements NetpollThread {
         }
     }
 
-    private static final AtomicInteger ids = new AtomicInteger();
-
     final Scheduler sched;
     final Transport transport;
-    final ManualIoEventLoop loop;
-    private final Thread thread;
-    /** Tasks readied during the current turn; only the poller thread touches it. */
-    private final TaskBatch batch = new TaskBatch();
     private final AtomicInteger waiters = new AtomicInteger();
     /** Open connections and listeners, for the stats and for releasing buffers on shutdown. */
     final Set<Conn> conns = ConcurrentHashMap.newKeySet();
     final Set<Listener> listeners = ConcurrentHashMap.newKeySet();
-    /** Turns run; written by the poller thread only. */
-    private volatile long turns;
-    private final AtomicBoolean started = new AtomicBoolean();
-    /** Whether this poller is its runtime's (see {@link #start}). */
-    private boolean attached;
 
-    private Poller(Scheduler sched) {
+    Poller(Scheduler sched) {
         this.sched = sched;
         this.transport = Transport.choose();
-        this.thread = Thread.ofPlatform().daemon().name("gmp4j-netpoll-" + ids.incrementAndGet())
-                .unstarted(this::run);
-        this.loop = new ManualIoEventLoop(null, thread, transport.factory());
-    }
-
-    /**
-     * Starts the thread once. Only the poller that won the attach race ({@code attached}) takes
-     * over the scheduler's executes; a loser is started only to run its loop's shutdown, which
-     * closes the epoll and wake-up descriptors its constructor opened.
-     */
-    private void start(boolean attached) {
-        if (started.compareAndSet(false, true)) {
-            this.attached = attached; // before Thread.start: the thread sees it
-            thread.start();
-        }
     }
 
     /** The poller of the calling goroutine's runtime (the default runtime's for other threads), started on first use. */
@@ -122,40 +86,49 @@ final class Poller implements NetpollThread {
             s = GoRuntime.defaultRuntime().scheduler();
         }
         Scheduler owner = s;
-        NetpollThread np = s.netpollThread(() -> new Poller(owner));
+        NetpollThread np = s.netpollThread(() -> perP() ? new ProcPoller(owner) : new ThreadPoller(owner));
         if (!(np instanceof Poller p)) {
             throw new IllegalStateException("runtime " + s + " already has another network poller: " + np);
         }
-        // Whoever gets the attached poller first starts it (the creator may not have yet: tasks
-        // handed to the loop meanwhile wait in its queue).
-        p.start(true);
+        p.attached();
         return p;
     }
 
-    private void run() {
-        if (attached) {
-            sched.batchExecutesOf(thread, batch);
-        }
-        long n = 0;
-        while (!loop.isTerminated()) {
-            try {
-                loop.run(0); // block until I/O or a task; 0 = no limit on the wait
-            } catch (Throwable t) {
-                System.err.println("gmp4j: netpoll turn failed:");
-                t.printStackTrace();
-            }
-            turns = ++n;
-            if (!batch.isEmpty()) {
-                sched.injectglist(batch); // one batch per turn (Go's injectglist); clears it
-            }
-        }
-        // The loop closed every channel on its way down: release what conns still hold.
-        for (Conn c : conns) {
-            c.discard();
-        }
-        if (!batch.isEmpty()) {
-            sched.injectglist(batch);
-        }
+    /** {@code -Dgmp4j.netpoll}: {@code thread} (the default) or {@code perp}. */
+    static boolean perP() {
+        String mode = System.getProperty("gmp4j.netpoll", "thread").toLowerCase(Locale.ROOT);
+        return switch (mode) {
+            case "thread" -> false;
+            case "perp" -> true;
+            default -> throw new IllegalArgumentException(
+                    "-Dgmp4j.netpoll=" + mode + ": expected thread (one poller thread) or perp (a loop per P)");
+        };
+    }
+
+    /** Called by every user after {@link #current} found this poller attached: starts it once. */
+    abstract void attached();
+
+    /** The loops new channels register with: a listener's and its connections', a dial's. */
+    abstract EventLoopGroup group();
+
+    /** The loop a dial registers with. */
+    EventLoopGroup dialLoop() {
+        return group();
+    }
+
+    /** True once every loop has terminated (the runtime closed). */
+    abstract boolean terminated();
+
+    /** Waits up to {@code millis} for {@link #terminated} and the threads or goroutines that ran the loops. */
+    abstract boolean awaitStopped(long millis) throws InterruptedException;
+
+    /** Ms blocked in a loop for I/O (only per-P loops block an M of the runtime). */
+    int blockedLoops() {
+        return 0;
+    }
+
+    /** One new channel of ours (a connection or listener) on one of {@link #group}'s loops. */
+    void channelOpened(Channel ch) {
     }
 
     /**
@@ -182,28 +155,20 @@ final class Poller implements NetpollThread {
         return waiters.get() > 0;
     }
 
+    /** What {@link #describe} adds after the common part. */
+    abstract String describeLoops();
+
     @Override
     public String describe() {
         return transport.word + " conns=" + conns.size() + " listeners=" + listeners.size() + " waiters="
-                + waiters.get() + " turns=" + turns;
+                + waiters.get() + " " + describeLoops();
     }
 
-    @Override
-    public void shutdown(long timeoutMillis) {
-        loop.shutdownGracefully(0, Math.max(1, timeoutMillis), TimeUnit.MILLISECONDS);
-        start(false); // never started (lost the attach race, or closed first): run the shutdown
-        if (Thread.currentThread() != thread) {
-            try {
-                thread.join(Math.max(1, timeoutMillis));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+    /** Releases what open connections still hold once their loop is gone. */
+    void discardConns() {
+        for (Conn c : conns) {
+            c.discard();
         }
-    }
-
-    /** The poller thread, for tests. */
-    Thread thread() {
-        return thread;
     }
 
     @Override

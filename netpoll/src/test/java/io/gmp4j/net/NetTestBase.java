@@ -29,12 +29,11 @@ abstract class NetTestBase {
     static void assertPollerStopped() {
         if (rt.scheduler().netpollThread() instanceof Poller p) {
             try {
-                p.thread().join(10_000);
+                if (!p.awaitStopped(10_000)) {
+                    throw new AssertionError("netpoll still running after the runtime closed: " + p);
+                }
             } catch (InterruptedException e) {
                 throw new AssertionError(e);
-            }
-            if (p.thread().isAlive()) {
-                throw new AssertionError("netpoll thread still running after the runtime closed");
             }
         }
     }

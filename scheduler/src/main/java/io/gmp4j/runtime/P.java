@@ -81,6 +81,8 @@ final class P {
     long overflows;
     long fairnessPicks;
     long tasksRun;
+    /** {@link #tasksRun} after this P's last per-P poll ({@link ProcNetpoll#pollNow}); owner only. */
+    long netpollRan = -1;
 
     // Scratch buffers, owner only.
     final Runnable[] overflowScratch;

@@ -130,6 +130,8 @@ public final class Scheduler implements Executor, AutoCloseable {
     private volatile long pollUntil;
     /** The poller on a thread of its own (netpoll module), attached on first use; null until then. */
     private final AtomicReference<NetpollThread> netpollThread = new AtomicReference<>();
+    /** The attached poller when it polls per P (option (b)); null otherwise. */
+    private volatile ProcNetpoll procNetpoll;
     /**
      * The poller thread whose {@link #execute} calls are collected into {@link #injectBatch}
      * instead of queueing one by one ({@link #batchExecutesOf}). Plain fields: only that thread
@@ -377,6 +379,11 @@ public final class Scheduler implements Executor, AutoCloseable {
         }
         M m = Carrier.currentM();
         if (m != null && m.sched == this) {
+            if (m.batchThread != null && m.batchThread == Thread.currentThread()) {
+                // A poll goroutine inside a poll: its readied goroutines enter as one batch.
+                m.batch.add(task);
+                return;
+            }
             if (task == m.curTask) {
                 // Self-resubmission from the carrier after the task yielded: Thread.yield, a park
                 // that was unparked while parking, or gosched/preemption.
@@ -431,6 +438,42 @@ public final class Scheduler implements Executor, AutoCloseable {
     }
 
     /**
+     * Called by a poll goroutine ({@link ProcNetpoll}) before it polls its loop: until
+     * {@link #endBatch}, the goroutines it readies are appended to {@code batch} instead of
+     * each taking the runnext slot. Returns the M to hand to {@code endBatch}, or null outside
+     * an M of this runtime (then nothing is batched).
+     */
+    public Object beginBatch(TaskBatch batch) {
+        M m = Carrier.currentM();
+        if (m == null || m.sched != this) {
+            return null;
+        }
+        m.batch = batch; // before batchThread: the M's own execute reads batchThread first
+        m.batchThread = Thread.currentThread();
+        return m;
+    }
+
+    /**
+     * Ends {@link #beginBatch} and makes the batch runnable ({@link #injectglist}). The poll
+     * goroutine may have moved to another M meanwhile (it parked inside Netty): the first M's
+     * fields are cleared all the same; that M compares them with its current thread only.
+     */
+    public void endBatch(Object token, TaskBatch batch) {
+        if (token instanceof M m) {
+            m.batchThread = null;
+            m.batch = null;
+        }
+        injectglist(batch);
+    }
+
+    /** The id of the P the caller runs on, or -1 outside an M of this runtime holding a P. */
+    public int currentPid() {
+        M m = Carrier.currentM();
+        P p = m == null || m.sched != this ? null : m.p;
+        return p == null ? -1 : p.id;
+    }
+
+    /**
      * The runtime's {@link NetpollThread}, started by {@code start} on first use (one per
      * runtime). If two callers race, one poller wins and the other's is shut down. Go starts
      * its netpoller lazily too ({@code netpollGenericInit} on the first network operation).
@@ -450,6 +493,9 @@ public final class Scheduler implements Executor, AutoCloseable {
             mine.shutdown(1_000);
             return netpollThread.get();
         }
+        if (mine instanceof ProcNetpoll pn) {
+            procNetpoll = pn;
+        }
         // close() stores closed and then reads netpollThread; we stored netpollThread and now
         // read closed: both volatile, so at least one of us sees the other and shuts it down
         // (shutdown is idempotent).
@@ -458,6 +504,11 @@ public final class Scheduler implements Executor, AutoCloseable {
             throw new RejectedExecutionException("gmp4j runtime '" + name + "' is closed: cannot start its network poller");
         }
         return mine;
+    }
+
+    /** The attached per-P poller, or null. */
+    ProcNetpoll procNetpoll() {
+        return procNetpoll;
     }
 
     /** The attached {@link NetpollThread}, or null. */
@@ -1032,6 +1083,14 @@ public final class Scheduler implements Executor, AutoCloseable {
                 }
             }
 
+            // Per-P pollers: this P's poll goroutine polls its loop without blocking. Once per
+            // run of other work: tasksRun moves whenever anything ran on this P since the poll.
+            ProcNetpoll pn = procNetpoll;
+            if (pn != null && p.tasksRun != p.netpollRan && pn.pollNow(p.id)) {
+                p.netpollRan = p.tasksRun + 1; // the poll goroutine's own run
+                continue top;
+            }
+
             // Spinning Ms: steal work from other Ps. Limit the number of spinning Ms to half
             // the number of busy Ps, to avoid excessive CPU use when GOMAXPROCS>1 but the
             // program parallelism is low.
@@ -1043,6 +1102,13 @@ public final class Scheduler implements Executor, AutoCloseable {
                 if (r != null) {
                     return notInherited(m, p, r);
                 }
+            }
+
+            // Per-P pollers: block in this P's loop (inside a syscall, which hands the P off)
+            // rather than sleep, as Go's last idle M blocks in netpoll.
+            if (pn != null && pn.pollBlocking(p.id, earliestTimer())) {
+                p.netpollRan = p.tasksRun + 1;
+                continue top;
             }
 
             // We have nothing to do. Release the P, re-checking the global queue under the lock.
@@ -1251,6 +1317,10 @@ public final class Scheduler implements Executor, AutoCloseable {
      * blocked poller if it sleeps past {@code when}, or starts an M if nobody polls.
      */
     void wakeNetPoller(long when) {
+        ProcNetpoll pn = procNetpoll;
+        if (pn != null) {
+            pn.wakeup(when); // a poll goroutine blocked past `when` re-plans; cheap when none is
+        }
         if (lastpoll.get() == 0) {
             long pu = pollUntil;
             if (pu == 0 || pu - when > 0) {
@@ -1504,6 +1574,12 @@ public final class Scheduler implements Executor, AutoCloseable {
      * @return true when every runtime thread ended in time
      */
     public boolean close(long timeoutMillis) {
+        ProcNetpoll pn = procNetpoll;
+        if (pn != null && !life.closed) {
+            // Per-P loops are owned by goroutines: they must run their shutdown while the Ms
+            // still run goroutines, so they go first.
+            pn.shutdown(timeoutMillis);
+        }
         List<M> ms;
         lock.lock();
         try {

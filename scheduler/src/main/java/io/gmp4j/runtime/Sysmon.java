@@ -159,6 +159,10 @@ final class Sysmon extends Thread {
 
     /** Go: poll the network if it was not polled for more than 10 ms. */
     private boolean pollIfStale(long now) {
+        ProcNetpoll pn = sched.procNetpoll();
+        if (pn != null && pn.sysmonPoll(now - 10_000_000)) {
+            return true;
+        }
         if (!sched.hasRealNetpoller() || !sched.netpoller.hasWaiters()) {
             return false;
         }

@@ -1,0 +1,260 @@
+package io.gmp4j.net;
+
+import io.gmp4j.Syscall;
+import io.gmp4j.runtime.G;
+import io.gmp4j.runtime.Scheduler;
+import io.gmp4j.runtime.TaskBatch;
+import io.netty.channel.IoHandle;
+import io.netty.channel.IoHandler;
+import io.netty.channel.IoHandlerContext;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.IoRegistration;
+import io.netty.channel.ManualIoEventLoop;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One P's event loop and the poll goroutine that owns it ({@link ProcPoller}, option (b)).
+ *
+ * <h2>The poll goroutine</h2>
+ * It owns the Netty loop (a loop answers to one thread; here that thread is a goroutine, so any
+ * M may run it) and loops: one turn of the loop, then park until wanted. A turn is
+ * non-blocking ({@code runNow}) unless the scheduler asked it to block ({@link #pollBlocking}:
+ * an M found nothing to do), in which case it blocks in the loop inside
+ * {@link Syscall#blockingLong}, which hands the P off at once: the M, not the P, waits for I/O,
+ * as Go's last idle M waits in {@code netpoll}. The goroutines a turn readies are collected
+ * with {@link Scheduler#beginBatch} and enter the run queues as one batch.
+ *
+ * <h2>Wanting a turn</h2>
+ * Every task handed to the loop from elsewhere (a read request, a write, a close, a
+ * registration) ends in the handler's {@code wakeup}, which this class wraps: it marks the loop
+ * {@link #dirty} and readies the parked poll goroutine. State moves
+ * {@code IDLE -> QUEUED} by CAS in exactly one waker, which alone calls {@code ready}; the poll
+ * goroutine publishes {@code IDLE} and then re-reads {@code dirty} (both volatile, a Dekker
+ * pair with the waker's store of {@code dirty} and load of {@code state}), so a task handed over
+ * while it was going to sleep is never left unpolled.
+ */
+final class ProcLoop {
+    static final int IDLE = 0;
+    static final int QUEUED = 1;
+    static final int RUNNING = 2;
+    static final int BLOCKED = 3;
+    static final int DONE = 4;
+
+    final ProcPoller poller;
+    final int pid;
+    final Loop loop;
+    /** IDLE (parked), QUEUED (readied), RUNNING (a non-blocking turn), BLOCKED (in the loop, no P), DONE. */
+    private final AtomicInteger state = new AtomicInteger(RUNNING);
+    /** Tasks were handed to the loop since its last turn began. */
+    private volatile boolean dirty;
+    private volatile boolean blockWanted;
+    private volatile long blockDeadline;
+    /** End of the last turn ({@link System#nanoTime}). */
+    private volatile long lastPoll = System.nanoTime();
+    /** Our channels registered on this loop and not closed: while there are none, idle Ms do not block here. */
+    final AtomicInteger channels = new AtomicInteger();
+    /** The poll goroutine; set before it first parks (the volatile state store publishes it). */
+    private G g;
+    final CountDownLatch done = new CountDownLatch(1);
+    private final TaskBatch batch = new TaskBatch();
+    private volatile long turns;
+    private volatile long blocks;
+
+    /** The loop, with a back reference for {@link ProcPoller#channelOpened}. */
+    static final class Loop extends ManualIoEventLoop {
+        final ProcLoop proc;
+
+        Loop(ProcLoop proc, LoopGroup parent, IoHandlerFactory factory) {
+            super(parent, null, factory);
+            this.proc = proc;
+        }
+    }
+
+    ProcLoop(ProcPoller poller, int pid, LoopGroup group) {
+        this.poller = poller;
+        this.pid = pid;
+        IoHandlerFactory netty = poller.transport.factory();
+        this.loop = new Loop(this, group, executor -> new WakingHandler(netty.newHandler(executor), this));
+    }
+
+    /** The poll goroutine's body. */
+    void run() {
+        loop.setOwningThread(Thread.currentThread());
+        g = G.current();
+        try {
+            while (!loop.isTerminated()) {
+                turn();
+                if (loop.isShuttingDown()) {
+                    if (!loop.isTerminated()) {
+                        Thread.yield(); // tasks still queued: let their submitters run, then go on
+                    }
+                    continue;
+                }
+                parkUntilWanted();
+            }
+        } finally {
+            state.set(DONE);
+            for (Conn c : poller.conns) {
+                if (c.ch.eventLoop() == loop) {
+                    c.discard(); // the loop closed its channels on the way down
+                }
+            }
+            done.countDown();
+        }
+    }
+
+    private void turn() {
+        boolean block = blockWanted;
+        blockWanted = false;
+        dirty = false; // from here on, a task handed over sets it again
+        Scheduler sched = poller.sched;
+        try {
+            long deadline = blockDeadline;
+            long wait = deadline == 0 ? 0 : deadline - System.nanoTime();
+            if (block && !loop.isShuttingDown() && (deadline == 0 || wait > 0)) {
+                blocks++;
+                state.set(BLOCKED);
+                Syscall.blockingLong(() -> {
+                    // No P here: the batch goes to the global queue, an M per idle P.
+                    Object token = sched.beginBatch(batch);
+                    try {
+                        loop.run(wait); // 0 = until I/O, a task or wakeup
+                    } finally {
+                        sched.endBatch(token, batch);
+                    }
+                    return null;
+                });
+            } else {
+                Object token = sched.beginBatch(batch);
+                try {
+                    loop.runNow();
+                } finally {
+                    sched.endBatch(token, batch);
+                }
+            }
+        } catch (Throwable t) {
+            System.err.println("gmp4j: netpoll turn of P" + pid + " failed:");
+            t.printStackTrace();
+        } finally {
+            state.set(RUNNING);
+            turns++;
+            lastPoll = System.nanoTime();
+        }
+    }
+
+    private void parkUntilWanted() {
+        state.set(IDLE); // volatile store, then the load of dirty: see the class comment
+        if ((dirty || blockWanted) && state.compareAndSet(IDLE, RUNNING)) {
+            return;
+        }
+        // Either nobody wants us yet, or a waker won IDLE -> QUEUED and readies us: park
+        // consumes that readiness (at once if it came first).
+        g.park("netpoll");
+        state.set(RUNNING);
+    }
+
+    /** A task was handed to the loop: make sure a turn runs it. Any thread. */
+    void want() {
+        dirty = true;
+        wake();
+    }
+
+    private boolean wake() {
+        if (state.get() == IDLE && state.compareAndSet(IDLE, QUEUED)) {
+            g.ready(); // from the M in findRunnable or a goroutine: into that P's runnext
+            return true;
+        }
+        return false;
+    }
+
+    /** See {@link ProcPoller#pollNow}. */
+    boolean pollNow() {
+        return state.get() == IDLE && (dirty || channels.get() > 0) && wake();
+    }
+
+    /** See {@link ProcPoller#pollBlocking}. */
+    boolean pollBlocking(long deadline) {
+        if (state.get() != IDLE || channels.get() == 0) {
+            return false;
+        }
+        blockDeadline = deadline;
+        blockWanted = true;
+        if (wake()) {
+            return true;
+        }
+        blockWanted = false; // somebody else readied it for a plain turn
+        return false;
+    }
+
+    /** Sysmon: a P busy with other goroutines has not polled for a while. */
+    boolean pollIfStale(long staleBefore) {
+        return state.get() == IDLE && channels.get() > 0 && lastPoll - staleBefore < 0 && wake();
+    }
+
+    /** A timer due at {@code when} was added: re-plan a blocked turn that would sleep past it. */
+    void wakeupFor(long when) {
+        if (state.get() == BLOCKED) {
+            long d = blockDeadline;
+            if (d == 0 || d - when > 0) {
+                loop.wakeup();
+            }
+        }
+    }
+
+    boolean blocked() {
+        return state.get() == BLOCKED;
+    }
+
+    String describe() {
+        return "P" + pid + "{channels=" + channels.get() + " turns=" + turns + " blocks=" + blocks + "}";
+    }
+
+    /** Netty's I/O handler with {@link #wakeup} also wanting a turn of the poll goroutine. */
+    private static final class WakingHandler implements IoHandler {
+        private final IoHandler delegate;
+        private final ProcLoop proc;
+
+        WakingHandler(IoHandler delegate, ProcLoop proc) {
+            this.delegate = delegate;
+            this.proc = proc;
+        }
+
+        @Override
+        public void initialize() {
+            delegate.initialize();
+        }
+
+        @Override
+        public int run(IoHandlerContext context) {
+            return delegate.run(context);
+        }
+
+        @Override
+        public void prepareToDestroy() {
+            delegate.prepareToDestroy();
+        }
+
+        @Override
+        public void destroy() {
+            delegate.destroy();
+        }
+
+        @Override
+        public IoRegistration register(IoHandle handle) throws Exception {
+            return delegate.register(handle);
+        }
+
+        @Override
+        public void wakeup() {
+            delegate.wakeup(); // breaks a blocked turn (Netty writes its eventfd only then)
+            proc.want();       // readies a parked poll goroutine
+        }
+
+        @Override
+        public boolean isCompatible(Class<? extends IoHandle> handleType) {
+            return delegate.isCompatible(handleType);
+        }
+    }
+}

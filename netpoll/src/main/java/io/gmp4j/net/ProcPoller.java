@@ -1,0 +1,159 @@
+package io.gmp4j.net;
+
+import io.gmp4j.runtime.ProcNetpoll;
+import io.gmp4j.runtime.Scheduler;
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoopGroup;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The network poller as one Netty loop per P (option (b) of issue 4, {@code -Dgmp4j.netpoll=perp}):
+ * each loop is owned by a poll goroutine ({@link ProcLoop}) that the scheduler readies where
+ * Go polls the network: in {@code findRunnable} before stealing (non-blocking), by an M that
+ * found nothing to do (blocking, inside a syscall that hands the P off), and by sysmon when a
+ * busy P has not polled for 10 ms.
+ *
+ * <p>Connections: a listener's accepted connections are spread over the loops round-robin
+ * (Netty's child-group choice); a dial registers on the loop of the P the dialing goroutine
+ * runs on. A goroutine may later run on another P: its loop is still polled, by whichever M
+ * its poll goroutine runs on.
+ */
+final class ProcPoller extends Poller implements ProcNetpoll {
+    private final ProcLoop[] loops;
+    private final LoopGroup group;
+    private final AtomicBoolean started = new AtomicBoolean();
+
+    ProcPoller(Scheduler sched) {
+        super(sched);
+        int n = sched.gomaxprocs();
+        this.loops = new ProcLoop[n];
+        this.group = new LoopGroup(loops);
+        for (int i = 0; i < n; i++) {
+            loops[i] = new ProcLoop(this, i, group);
+        }
+    }
+
+    @Override
+    void attached() {
+        if (started.compareAndSet(false, true)) {
+            for (ProcLoop l : loops) {
+                sched.go(l::run);
+            }
+        }
+    }
+
+    @Override
+    EventLoopGroup group() {
+        return group;
+    }
+
+    /** The loop of the caller's P, else the next loop round-robin. */
+    @Override
+    EventLoopGroup dialLoop() {
+        int pid = sched.currentPid();
+        return pid >= 0 && pid < loops.length ? loops[pid].loop : group.next();
+    }
+
+    @Override
+    void channelOpened(Channel ch) {
+        if (ch.eventLoop() instanceof ProcLoop.Loop l) {
+            l.proc.channels.incrementAndGet();
+            ch.closeFuture().addListener(f -> l.proc.channels.decrementAndGet());
+        }
+    }
+
+    @Override
+    public boolean pollNow(int pid) {
+        return loops[pid].pollNow();
+    }
+
+    @Override
+    public boolean pollBlocking(int pid, long deadline) {
+        return loops[pid].pollBlocking(deadline);
+    }
+
+    @Override
+    public boolean sysmonPoll(long staleBefore) {
+        boolean any = false;
+        for (ProcLoop l : loops) {
+            any |= l.pollIfStale(staleBefore);
+        }
+        return any;
+    }
+
+    @Override
+    public void wakeup(long when) {
+        for (ProcLoop l : loops) {
+            l.wakeupFor(when);
+        }
+    }
+
+    @Override
+    int blockedLoops() {
+        int n = 0;
+        for (ProcLoop l : loops) {
+            n += l.blocked() ? 1 : 0;
+        }
+        return n;
+    }
+
+    @Override
+    String describeLoops() {
+        StringBuilder sb = new StringBuilder("perp");
+        for (ProcLoop l : loops) {
+            sb.append(' ').append(l.describe());
+        }
+        return sb.toString();
+    }
+
+    @Override
+    boolean terminated() {
+        for (ProcLoop l : loops) {
+            if (!l.loop.isTerminated()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    boolean awaitStopped(long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        for (ProcLoop l : loops) {
+            if (!l.done.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                return false;
+            }
+        }
+        return terminated();
+    }
+
+    /**
+     * Shuts every loop down and waits for the poll goroutines to finish them (the scheduler
+     * calls this before it stops its Ms). A poller that never started (it lost the attach
+     * race) has no goroutines: the calling thread takes the loops over and runs their shutdown.
+     */
+    @Override
+    public void shutdown(long timeoutMillis) {
+        long t = Math.max(1, timeoutMillis);
+        for (ProcLoop l : loops) {
+            l.loop.shutdownGracefully(0, t, TimeUnit.MILLISECONDS);
+        }
+        if (started.compareAndSet(false, true)) {
+            for (ProcLoop l : loops) {
+                l.loop.setOwningThread(Thread.currentThread());
+                while (!l.loop.isTerminated()) {
+                    l.loop.runNow();
+                }
+                l.done.countDown();
+            }
+            return;
+        }
+        try {
+            awaitStopped(t);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
