@@ -64,14 +64,36 @@ final class ProcPoller extends Poller implements ProcNetpoll {
         }
     }
 
+    /**
+     * Polls the caller's P's loop, or else the first other loop that has something to poll: Go's
+     * one netpoller sees every connection, and a loop whose P is busy or idle would otherwise
+     * wait for sysmon.
+     */
     @Override
     public boolean pollNow(int pid) {
-        return loops[pid].pollNow();
+        int n = loops.length;
+        for (int i = 0; i < n; i++) {
+            if (loops[(pid + i) % n].pollNow()) {
+                return true;
+            }
+        }
+        return false;
     }
 
+    /**
+     * Readies every parked loop that has channels to block (its own P's first, into runnext):
+     * one M can wait in one loop only, so each loop gets its own M. The first runs here; the
+     * P's hand-off as it enters its syscall starts Ms for the others, which wait in the local
+     * queue.
+     */
     @Override
     public boolean pollBlocking(int pid, long deadline) {
-        return loops[pid].pollBlocking(deadline);
+        int n = loops.length;
+        boolean any = false;
+        for (int i = 0; i < n; i++) {
+            any |= loops[(pid + i) % n].pollBlocking(deadline);
+        }
+        return any;
     }
 
     @Override
