@@ -203,6 +203,10 @@ final class ProcLoop {
         }
     }
 
+    long turns() {
+        return turns;
+    }
+
     boolean blocked() {
         return state.get() == BLOCKED;
     }

@@ -112,6 +112,11 @@ final class ProcPoller extends Poller implements ProcNetpoll {
         }
     }
 
+    /** Turns P {@code pid}'s loop has run, for tests. */
+    long loopTurns(int pid) {
+        return loops[pid].turns();
+    }
+
     @Override
     int blockedLoops() {
         int n = 0;

@@ -1,0 +1,86 @@
+package io.gmp4j.net;
+
+import io.gmp4j.GoRuntime;
+import io.gmp4j.TestSupport;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The per-P loops ({@code -Dgmp4j.netpoll=perp}; the surefire execution {@code perp-loops} runs
+ * this class and the other network tests in that mode): accepted connections spread over the
+ * loops, every loop's poll goroutine serves them, and an idle runtime leaves its Ms blocked in
+ * the loops rather than sleeping (so a read on any loop is answered without sysmon's help).
+ */
+class ProcPollerTest extends NetTestBase {
+
+    @Test
+    void connectionsSpreadOverTheLoopsAndEachLoopServesItsOwn() throws Exception {
+        AtomicReference<Poller> poller = new AtomicReference<>();
+        Listener l = echoServer();
+        go(() -> poller.set(Poller.current()));
+        ProcPoller p = assertInstanceOf(ProcPoller.class, poller.get(), "run with -Dgmp4j.netpoll=perp");
+        int conns = 8;
+        int rounds = TestSupport.stress(2_000, 200);
+        go(() -> {
+            Conn[] cs = new Conn[conns];
+            for (int i = 0; i < conns; i++) {
+                cs[i] = Net.dial(l.address());
+            }
+            // One round trip at a time per connection: every read waits for the peer, so each
+            // loop's poll goroutine must run (by pollNow, or by an M blocked in it) every round.
+            byte[] out = new byte[64];
+            byte[] in = new byte[64];
+            for (int r = 0; r < rounds; r++) {
+                for (int i = 0; i < conns; i++) {
+                    out[0] = (byte) r;
+                    out[1] = (byte) i;
+                    cs[i].write(out, 0, out.length);
+                    int got = 0;
+                    while (got < in.length) {
+                        int n = cs[i].read(in, got, in.length - got);
+                        assertTrue(n > 0, "echo ended early");
+                        got += n;
+                    }
+                    assertEquals((byte) r, in[0]);
+                    assertEquals((byte) i, in[1]);
+                }
+            }
+            for (Conn c : cs) {
+                c.close();
+            }
+        });
+        String d = p.describe();
+        for (int pid = 0; pid < rt.scheduler().gomaxprocs(); pid++) {
+            assertTrue(p.loopTurns(pid) > 0, "loop of P" + pid + " never ran: " + d);
+        }
+        l.close();
+    }
+
+    @Test
+    void anIdleRuntimeBlocksItsMsInTheLoops() throws Exception {
+        try (GoRuntime idle = GoRuntime.builder().name("idle-perp").maxProcs(2).build()) {
+            AtomicReference<Poller> poller = new AtomicReference<>();
+            AtomicReference<Listener> l = new AtomicReference<>();
+            TestSupport.runInGoroutine(idle, () -> {
+                l.set(Net.listen("127.0.0.1:0"));
+                poller.set(Poller.current());
+            });
+            idle.go(() -> {
+                try {
+                    l.get().accept().close();
+                } catch (Exception e) {
+                    // closed with the runtime
+                }
+            });
+            ProcPoller p = (ProcPoller) poller.get();
+            // Only the listener's loop has a channel: one M waits in it, the other P sleeps.
+            TestSupport.awaitCondition(() -> p.blockedLoops() == 1, () -> "no M blocked in the listener's loop: " + p);
+            TestSupport.runInGoroutine(idle, () -> Net.dial(l.get().address()).close());
+        }
+    }
+}
