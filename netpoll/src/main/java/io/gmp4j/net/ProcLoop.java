@@ -116,16 +116,14 @@ final class ProcLoop {
             if (block && !loop.isShuttingDown() && (deadline == 0 || wait > 0)) {
                 blocks++;
                 state.set(BLOCKED);
-                Syscall.blockingLong(() -> {
-                    // No P here: the batch goes to the global queue, an M per idle P.
-                    Object token = sched.beginBatch(batch);
-                    try {
-                        loop.run(wait); // 0 = until I/O, a task or wakeup
-                    } finally {
-                        sched.endBatch(token, batch);
-                    }
-                    return null;
-                });
+                // The batch is injected after the syscall, with a P again: the first readied
+                // goroutine then runs on this M next (Go's netpoll path in findRunnable).
+                Object token = sched.beginBatch(batch);
+                try {
+                    Syscall.blockingLong(() -> loop.run(wait)); // 0 = until I/O, a task or wakeup
+                } finally {
+                    sched.endBatch(token, batch);
+                }
             } else {
                 Object token = sched.beginBatch(batch);
                 try {
@@ -163,7 +161,9 @@ final class ProcLoop {
 
     private boolean wake() {
         if (state.get() == IDLE && state.compareAndSet(IDLE, QUEUED)) {
-            g.ready(); // from the M in findRunnable or a goroutine: into that P's runnext
+            // From the M in findRunnable, which runs it next, or from a goroutine that parks for
+            // the I/O it just handed over: into that P's runnext, without starting an M for it.
+            poller.sched.readyHere(g);
             return true;
         }
         return false;

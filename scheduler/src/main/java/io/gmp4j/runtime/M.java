@@ -29,6 +29,12 @@ final class M extends Thread {
     /** Set by Go.gosched() and preemption: the yielding goroutine goes to the global queue. */
     boolean goschedGlobal;
     /**
+     * Set around a ready whose goroutine this M will run next anyway (a per-P poll goroutine,
+     * {@link Scheduler#readyHere}): its execute skips {@code wakep}, which would only start an M
+     * to spin and find nothing.
+     */
+    boolean noWakep;
+    /**
      * Go's m.locks: while above zero the goroutine on this M holds a runtime-internal spin lock
      * that an M may need, so safe points do not yield it. Written only by the goroutine running
      * on this M (which cannot move to another M while it is above zero: it never parks then).

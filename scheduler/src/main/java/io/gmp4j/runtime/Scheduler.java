@@ -406,7 +406,9 @@ public final class Scheduler implements Executor, AutoCloseable {
                 // Go's ready()/newproc: the woken goroutine runs next on this P.
                 runqput(p, task, true);
                 ownerExit(m, p);
-                wakep();
+                if (!m.noWakep) {
+                    wakep();
+                }
                 return;
             }
         }
@@ -463,7 +465,39 @@ public final class Scheduler implements Executor, AutoCloseable {
             m.batchThread = null;
             m.batch = null;
         }
+        // Go's findRunnable after netpoll: the polling M runs the first readied goroutine itself
+        // and injects the rest. Here the poller is a goroutine about to park, so the first goes
+        // to this P's runnext: no other M has to wake for it.
+        M cur = Carrier.currentM();
+        if (!batch.isEmpty() && cur != null && cur.sched == this) {
+            P p = ownerEnter(cur);
+            if (p != null) {
+                runqput(p, batch.pop(), true);
+                ownerExit(cur, p);
+            }
+        }
         injectglist(batch);
+    }
+
+    /**
+     * {@link G#ready} for a goroutine the caller's M runs next anyway: a per-P poll goroutine
+     * readied by {@code findRunnable}, or by a goroutine about to park for the I/O it just
+     * requested. It takes this P's runnext like any ready, without {@code wakep}: no M is started
+     * to spin for it. Elsewhere (not on an M of this runtime) it is a plain ready.
+     */
+    public void readyHere(G g) {
+        M m = Carrier.currentM();
+        if (m == null || m.sched != this) {
+            g.ready();
+            return;
+        }
+        boolean was = m.noWakep;
+        m.noWakep = true;
+        try {
+            g.ready();
+        } finally {
+            m.noWakep = was;
+        }
     }
 
     /** The id of the P the caller runs on, or -1 outside an M of this runtime holding a P. */
