@@ -29,10 +29,16 @@ import java.util.concurrent.TimeUnit;
  * goroutine while Netty's event loop does the I/O.
  *
  * <h2>Reading</h2>
- * The channel's autoRead is off. A reader with nothing buffered asks the loop for one read
- * ({@code channel.read()}, handed over as a task) and parks; {@code channelRead} queues the
- * bytes and wakes the readers. A read returns what is buffered, at least one byte, at most the
- * caller's length, or -1 at end of stream (as Java streams do; Go returns {@code io.EOF}).
+ * The channel reads ahead, like a socket's receive buffer: the first reader turns the
+ * channel's autoRead on (a task handed to the loop), and from then on the loop reads whenever
+ * bytes arrive, {@code channelRead} queues them and wakes the readers, and a reader that finds
+ * bytes queued takes them without involving the loop. When {@link #INBOUND_HIGH} bytes are
+ * queued the loop turns autoRead off (the peer then meets TCP's flow control), and the reader
+ * that drains the queue to {@link #INBOUND_LOW} turns it on again. So a steady request/response
+ * exchange costs no hand-off and no epoll change per read, and queued input stays below
+ * {@code INBOUND_HIGH} plus one read burst. A read returns what is buffered, at least one byte,
+ * at most the caller's length, or -1 at end of stream (as Java streams do; Go returns
+ * {@code io.EOF}).
  *
  * <h2>Writing</h2>
  * A write copies the caller's bytes into pooled buffers of at most {@link #CHUNK} bytes and
@@ -47,9 +53,11 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>{@code inbound} is non-empty only while nobody waits in {@code readers} for data: a
  *       {@code channelRead} wakes every reader, and a reader parks only on an empty queue.</li>
- *   <li>A read is requested from the loop ({@code readRequested}) only while {@code inbound}
- *       is empty, so buffered input is bounded by one read burst (the receive allocator's
- *       {@code maxMessagesPerRead} times its largest buffer).</li>
+ *   <li>{@code reading} (autoRead on, or a task turning it on is on its way) is cleared only
+ *       on the loop when {@code inboundBytes} reaches {@link #INBOUND_HIGH} or input ends, and
+ *       set again only by a reader that leaves at most {@link #INBOUND_LOW} bytes queued, so
+ *       buffered input is bounded by {@code INBOUND_HIGH} plus one read burst (the receive
+ *       allocator's {@code maxMessagesPerRead} times its largest buffer).</li>
  *   <li>Every {@link ByteBuf} in {@code inbound} is released exactly once: by the read that
  *       drains it, or by whoever sets {@code closed} (which also makes later
  *       {@code channelRead}s release at once).</li>
@@ -61,6 +69,10 @@ import java.util.concurrent.TimeUnit;
 public final class Conn implements AutoCloseable {
     /** The largest buffer one write hands to the loop. */
     static final int CHUNK = 64 * 1024;
+    /** Queued input at which the loop stops reading ahead. */
+    static final int INBOUND_HIGH = 128 * 1024;
+    /** Queued input at or below which a reader has reading ahead resume. */
+    static final int INBOUND_LOW = 32 * 1024;
 
     final Poller poller;
     final Channel ch;
@@ -73,7 +85,10 @@ public final class Conn implements AutoCloseable {
     private final ArrayDeque<ByteBuf> inbound = new ArrayDeque<>();
     private final ArrayList<Waiter> readers = new ArrayList<>(1);
     private final ArrayList<Waiter> writers = new ArrayList<>(1);
-    private boolean readRequested;
+    /** autoRead is on, or a task turning it on is on its way to the loop. */
+    private boolean reading;
+    /** Bytes queued in {@code inbound}. */
+    private int inboundBytes;
     /** The peer shut its output (FIN) or the connection ended without an error. */
     private boolean eof;
     /** The channel is closed (by either side, or the loop's shutdown). */
@@ -101,6 +116,8 @@ public final class Conn implements AutoCloseable {
     volatile long maxPendingSeen;
     /** Times a write parked because the channel was not writable. */
     volatile long writeParks;
+    /** Most input bytes seen queued after a read burst; written on the loop only. */
+    volatile long maxInboundSeen;
 
     Conn(Poller poller, Channel ch) {
         this.poller = poller;
@@ -131,21 +148,31 @@ public final class Conn implements AutoCloseable {
             boolean request;
             boolean timed;
             long deadline;
+            int n;
             lock.lock();
             try {
-                int n = readCheck();
+                n = readCheck();
                 if (n != 0) {
                     return n;
                 }
                 if (!inbound.isEmpty()) {
-                    return copyOut(b, off, len);
+                    n = copyOut(b, off, len);
+                    request = resumeReadingLocked();
+                } else {
+                    w = enqueue(readers, w);
+                    request = requestReadLocked();
+                    n = 0;
                 }
-                w = enqueue(readers, w);
-                request = requestReadLocked();
                 timed = readDeadlineSet;
                 deadline = readDeadline;
             } finally {
                 lock.unlock();
+            }
+            if (n > 0) {
+                if (request) {
+                    ch.eventLoop().execute(readTask);
+                }
+                return n;
             }
             parkOn(w, readers, request, "IO wait (read)", timed, deadline);
         }
@@ -161,21 +188,31 @@ public final class Conn implements AutoCloseable {
             boolean request;
             boolean timed;
             long deadline;
+            int n;
             lock.lock();
             try {
-                int n = readCheck();
+                n = readCheck();
                 if (n != 0) {
                     return n;
                 }
                 if (!inbound.isEmpty()) {
-                    return copyOut(dst);
+                    n = copyOut(dst);
+                    request = resumeReadingLocked();
+                } else {
+                    w = enqueue(readers, w);
+                    request = requestReadLocked();
+                    n = 0;
                 }
-                w = enqueue(readers, w);
-                request = requestReadLocked();
                 timed = readDeadlineSet;
                 deadline = readDeadline;
             } finally {
                 lock.unlock();
+            }
+            if (n > 0) {
+                if (request) {
+                    ch.eventLoop().execute(readTask);
+                }
+                return n;
             }
             parkOn(w, readers, request, "IO wait (read)", timed, deadline);
         }
@@ -206,19 +243,20 @@ public final class Conn implements AutoCloseable {
     }
 
     /**
-     * The read request, on the loop. The input may have ended between the request and now
-     * (the FIN came with the previous burst): asking the channel to read then fails in epoll
-     * (the fd may be gone from the epoll set), so wake the readers instead; they find EOF.
+     * The read request, on the loop: autoRead on (which starts a read). The input may have
+     * ended between the request and now (the FIN came with the previous burst): reading then
+     * fails in epoll (the fd may be gone from the epoll set), so wake the readers instead; they
+     * find EOF.
      */
     private void readOnLoop() {
         if (ch.isActive() && !(ch instanceof DuplexChannel d && d.isInputShutdown())) {
-            ch.read();
+            ch.config().setAutoRead(true);
             return;
         }
         ArrayList<Waiter> wake;
         lock.lock();
         try {
-            readRequested = false;
+            reading = false;
             eof = true;
             wake = Waiters.take(readers);
         } finally {
@@ -229,10 +267,22 @@ public final class Conn implements AutoCloseable {
 
     /** Caller holds the lock: true if the caller must hand a read request to the loop. */
     private boolean requestReadLocked() {
-        if (readRequested) {
+        if (reading) {
             return false;
         }
-        readRequested = true;
+        reading = true;
+        return true;
+    }
+
+    /**
+     * Caller holds the lock, after taking bytes: true if reading ahead was off and the queue is
+     * now low enough to turn it back on (the caller hands the request to the loop).
+     */
+    private boolean resumeReadingLocked() {
+        if (reading || inboundBytes > INBOUND_LOW || eof || inactive || error != null) {
+            return false;
+        }
+        reading = true;
         return true;
     }
 
@@ -243,6 +293,7 @@ public final class Conn implements AutoCloseable {
             int k = Math.min(len - n, buf.readableBytes());
             buf.readBytes(b, off + n, k);
             n += k;
+            inboundBytes -= k;
             if (!buf.isReadable()) {
                 inbound.pollFirst().release();
             }
@@ -260,6 +311,7 @@ public final class Conn implements AutoCloseable {
             buf.readBytes(dst);
             dst.limit(limit);
             n += k;
+            inboundBytes -= k;
             if (!buf.isReadable()) {
                 inbound.pollFirst().release();
             }
@@ -526,6 +578,7 @@ public final class Conn implements AutoCloseable {
         while ((buf = inbound.pollFirst()) != null) {
             buf.release();
         }
+        inboundBytes = 0;
     }
 
     /** Sets the read and write deadlines; see {@link #setReadDeadline}. */
@@ -735,6 +788,7 @@ public final class Conn implements AutoCloseable {
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             ByteBuf buf = (ByteBuf) msg; // this handler now owns it
             ArrayList<Waiter> wake;
+            boolean stop = false;
             lock.lock();
             try {
                 if (closed || !buf.isReadable()) {
@@ -742,32 +796,24 @@ public final class Conn implements AutoCloseable {
                     return;
                 }
                 inbound.addLast(buf);
+                inboundBytes += buf.readableBytes();
+                if (inboundBytes > maxInboundSeen) {
+                    maxInboundSeen = inboundBytes;
+                }
+                if (inboundBytes >= INBOUND_HIGH && reading) {
+                    reading = false; // before the unlock: a reader draining the queue turns it on again
+                    stop = true;
+                }
                 wake = readers.isEmpty() ? null : Waiters.take(readers);
             } finally {
                 lock.unlock();
             }
+            if (stop) {
+                // On the loop: applied before any resume task a reader hands over after our unlock.
+                ctx.channel().config().setAutoRead(false);
+            }
             if (wake != null) {
                 Waiters.wakeAll(wake);
-            }
-        }
-
-        @Override
-        public void channelReadComplete(ChannelHandlerContext ctx) {
-            boolean again;
-            lock.lock();
-            try {
-                readRequested = false;
-                // A reader that came while this read burst ran found readRequested set and
-                // parked without asking: ask for it now.
-                again = inbound.isEmpty() && !readers.isEmpty() && !closed && !eof && error == null;
-                if (again) {
-                    readRequested = true;
-                }
-            } finally {
-                lock.unlock();
-            }
-            if (again) {
-                ctx.read();
             }
         }
 
@@ -778,7 +824,7 @@ public final class Conn implements AutoCloseable {
                 lock.lock();
                 try {
                     eof = true;
-                    readRequested = false;
+                    reading = false;
                     wake = Waiters.take(readers);
                 } finally {
                     lock.unlock();

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -252,6 +253,52 @@ class ConnTest extends NetTestBase {
                 assertEquals(-1, s.read(new byte[1], 0, 1));
             });
         } finally {
+            s.close();
+        }
+    }
+
+    @Test
+    void readingAheadStopsAtTheHighMarkAndLosesNothing() throws Exception {
+        Conn[] p = pair();
+        Conn c = p[0], s = p[1];
+        int total = TestSupport.stress(16, 4) * 1024 * 1024;
+        try {
+            byte[] data = new byte[total];
+            new java.util.SplittableRandom(7).nextBytes(data);
+            java.util.concurrent.atomic.AtomicBoolean written = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.CountDownLatch mayClose = new java.util.concurrent.CountDownLatch(1);
+            Async writer = async(() -> {
+                c.write(data);
+                written.set(true);
+                // Not closed yet: a FIN makes Netty drain the socket to its end whatever autoRead
+                // says (it must read to see the end), so the bound holds for an open stream.
+                assertTrue(mayClose.await(TestSupport.TIMEOUT_S, java.util.concurrent.TimeUnit.SECONDS));
+                c.closeWrite();
+            });
+            byte[] buf = new byte[total + 1];
+            // One byte read turns reading ahead on; then nobody reads while the writer pushes:
+            // the loop must stop queueing at the high mark.
+            go(() -> assertEquals(1, s.read(buf, 0, 1)));
+            TestSupport.awaitCondition(() -> s.maxInboundSeen >= Conn.INBOUND_HIGH && !s.ch.config().isAutoRead(),
+                    () -> "reading ahead never stopped: queued " + s.maxInboundSeen);
+            // Then the writer is stopped by flow control (parked on its watermark), or done if the
+            // kernel's buffers took everything: either way no more input is on its way to us.
+            TestSupport.awaitCondition(() -> c.writeParks > 0 || written.get(), () -> "writer never stopped");
+            long bound = Conn.INBOUND_HIGH + (long) Net.MAX_READS_PER_REQUEST * 64 * 1024;
+            assertTrue(s.maxInboundSeen <= bound, "input queued " + s.maxInboundSeen + " > " + bound);
+            mayClose.countDown();
+            go(() -> {
+                int got = 1;
+                int n;
+                while ((n = s.read(buf, got, buf.length - got)) >= 0) {
+                    got += n;
+                }
+                assertEquals(total, got);
+                assertArrayEquals(data, java.util.Arrays.copyOf(buf, total));
+            });
+            writer.check();
+        } finally {
+            c.close();
             s.close();
         }
     }
