@@ -275,6 +275,18 @@ public final class BenchChild {
                 printResult("floor-switch", impl, procs, perOp(measure(ctx, warmup, measured,
                         () -> Floor.switchLockSupport(Thread::startVirtualThread, SWITCH_ROUNDS)), 2.0 * SWITCH_ROUNDS),
                         "ns/op");
+                printResult("floor-spawn", impl, procs, perOp(measure(ctx, warmup, measured,
+                        () -> Floor.spawn(Spawner.JDK)), Bodies.SPAWN_N), "ns/op");
+            }
+            case "direct" -> {
+                // The custom-scheduler hook with nothing behind it: one carrier, one queue.
+                try (BenchContext.Direct ctx = new BenchContext.Direct(new DirectScheduler())) {
+                    DirectScheduler d = ctx.sched();
+                    printResult("floor-switch", impl, procs, perOp(measure(ctx, warmup, measured,
+                            () -> Floor.switchLockSupport(d::start, SWITCH_ROUNDS)), 2.0 * SWITCH_ROUNDS), "ns/op");
+                    printResult("floor-spawn", impl, procs, perOp(measure(ctx, warmup, measured,
+                            () -> Floor.spawn(ctx.spawner())), Bodies.SPAWN_N), "ns/op");
+                }
             }
             case "gmp4j" -> {
                 // Registry on for the switch and execute figures: G.current() needs it.
@@ -314,7 +326,7 @@ public final class BenchChild {
                     System.err.println("stats reg-off: " + off.stats());
                 }
             }
-            default -> throw new IllegalArgumentException("unknown impl '" + impl + "' for floor (gmp4j, jdk)");
+            default -> throw new IllegalArgumentException("unknown impl '" + impl + "' for floor (gmp4j, jdk, direct)");
         }
     }
 

@@ -69,30 +69,56 @@ public interface BenchContext extends AutoCloseable {
 
         @Override
         public void run(Runnable body) {
-            Throwable[] failure = new Throwable[1];
-            Thread t = Thread.ofVirtual().name("bench-main").start(() -> {
-                try {
-                    body.run();
-                } catch (Throwable e) {
-                    failure[0] = e;
-                }
-            });
+            runAndJoin(r -> Thread.ofVirtual().name("bench-main").start(r), body);
+        }
+    }
+
+    /**
+     * direct: the body runs in a virtual thread of {@link DirectScheduler} (one carrier thread, a
+     * plain queue): the floor of the JDK's custom-scheduler hook, for the {@code floor} rows.
+     */
+    record Direct(DirectScheduler sched) implements BenchContext {
+        @Override
+        public Spawner spawner() {
+            return sched::start;
+        }
+
+        @Override
+        public void run(Runnable body) {
+            runAndJoin(sched::start, body);
+        }
+
+        @Override
+        public void close() {
+            sched.close();
+        }
+    }
+
+    /** Starts {@code body} with {@code starter}, waits for it, rethrows what it threw. */
+    private static void runAndJoin(java.util.function.Function<Runnable, Thread> starter, Runnable body) {
+        Throwable[] failure = new Throwable[1];
+        Thread t = starter.apply(() -> {
             try {
-                t.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for the benchmark body", e);
+                body.run();
+            } catch (Throwable e) {
+                failure[0] = e;
             }
-            Throwable e = failure[0];
-            if (e instanceof RuntimeException re) {
-                throw re;
-            }
-            if (e instanceof Error err) {
-                throw err;
-            }
-            if (e != null) {
-                throw new IllegalStateException(e);
-            }
+        });
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the benchmark body", e);
+        }
+        Throwable e = failure[0];
+        if (e instanceof RuntimeException re) {
+            throw re;
+        }
+        if (e instanceof Error err) {
+            throw err;
+        }
+        if (e != null) {
+            throw new IllegalStateException(e);
         }
     }
 }

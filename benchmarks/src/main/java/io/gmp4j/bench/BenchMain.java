@@ -38,7 +38,9 @@ import java.util.function.Consumer;
  *
  * Benchmarks: {@code spawn}, {@code skynet}, {@code fib} (whole programs, ms) and {@code floor}
  * (cost floors in ns/op: {@code floor-switch}, {@code floor-switch-locksupport},
- * {@code floor-execute}, {@code floor-spawn-registry-on}, {@code floor-spawn-registry-off}; at
+ * {@code floor-execute}, {@code floor-spawn-registry-on}, {@code floor-spawn-registry-off}, and
+ * {@code floor-switch}/{@code floor-spawn} for jdk and for {@code direct}, the bare custom-scheduler
+ * hook ({@link DirectScheduler}); at
  * procs=1 only), and the channel benchmarks {@code pingpong} (+ {@code pingpong-cpu}),
  * {@code buffered-1p1c}, {@code buffered-4p4c}, {@code select}, {@code sieve},
  * {@code threadring} (see {@link ChanBodies}; jdk has no select, jox runs only these), and the
@@ -68,7 +70,7 @@ public final class BenchMain {
     /** The channel benchmarks ({@link ChanBodies}): gmp4j, jdk (not select), jox and go. */
     static final List<String> CHAN_BENCHES = List.of(
             "pingpong", "buffered-1p1c", "buffered-4p4c", "select", "sieve", "threadring");
-    static final List<String> IMPLS = List.of("gmp4j", "jdk", "jox", "pekko", "netty", "vertx", "go");
+    static final List<String> IMPLS = List.of("gmp4j", "jdk", "jox", "pekko", "netty", "vertx", "go", "direct");
     /** Units of figures where more is better (throughput): their ratios are gmp4j / other. */
     static final Set<String> HIGHER_IS_BETTER = Set.of("req/s", "MB/s", "lines/s");
     static final String DEFAULT_JVM_FLAGS =
@@ -285,6 +287,9 @@ public final class BenchMain {
                     }
                     if (impl.equals("netty") || impl.equals("vertx")) {
                         continue; // the network benchmarks only
+                    }
+                    if (impl.equals("direct") && !bench.equals("floor")) {
+                        continue; // the bare custom-scheduler hook: a cost floor only
                     }
                     boolean savina = BenchChild.SAVINA.contains(bench);
                     if (impl.equals("jox") && !CHAN_BENCHES.contains(bench)) {

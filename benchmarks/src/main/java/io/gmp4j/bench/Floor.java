@@ -75,6 +75,16 @@ public final class Floor {
     }
 
     /**
+     * Starts and joins {@link Bodies#SPAWN_N} empty virtual threads with {@code s} (the
+     * {@code spawn} benchmark's body) and returns the elapsed nanoseconds.
+     */
+    public static long spawn(Spawner s) {
+        long t0 = System.nanoTime();
+        Bodies.verify("spawn", Bodies.spawn(s, Bodies.SPAWN_N), Bodies.SPAWN_N);
+        return System.nanoTime() - t0;
+    }
+
+    /**
      * Submits {@code n} trivial plain tasks with {@code sched.execute} from the calling goroutine,
      * in batches of {@code batch} (each batch waits until its tasks ran: the last one unparks the
      * caller, so one park/unpark is amortised over a batch).
