@@ -1,6 +1,10 @@
 package io.gmp4j.actor;
 
+import io.gmp4j.chan.RecvChan;
+import io.gmp4j.chan.Select;
+
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * What an actor can do besides handling messages: its own reference, spawning children and
@@ -191,6 +195,47 @@ public interface ActorContext<T> {
      * }</pre>
      */
     void trapExits(boolean on);
+
+    /**
+     * Pipes a channel into this actor (a behaviour actor must not block on a channel): a
+     * goroutine receives from {@code ch} and tells this actor {@code onValue(v)} for each value,
+     * in the channel's order, and {@code onClose.get()} once the channel is closed and drained
+     * ({@code onClose} may be null). It ends when the channel is closed or this actor stops,
+     * whichever comes first; a value it took just as the actor stopped becomes a dead letter.
+     * The goroutine sends with {@code tell}, so a bounded mailbox with {@link Overflow#BLOCK}
+     * holds it back: the channel's producer then meets the backpressure.
+     *
+     * <pre>{@code
+     * Behavior<Event> counter = Behavior.setup(ctx -> {
+     *     ctx.pipeFrom(ticks, Tick::new, Done::new);
+     *     return (c, e) -> Behavior.same();
+     * });
+     * }</pre>
+     */
+    default <V> void pipeFrom(RecvChan<V> ch, Function<? super V, ? extends T> onValue,
+                              Supplier<? extends T> onClose) {
+        ActorRef<T> self = self();
+        RecvChan<Terminated> stopped = system().whenTerminated(self).channel();
+        system().runtime().go(() -> {
+            Select s = new Select();
+            while (true) {
+                s.reset();
+                int value = s.recv(ch);
+                s.recv(stopped);
+                if (s.select() != value) {
+                    return; // this actor stopped
+                }
+                if (!s.ok()) {
+                    if (onClose != null) {
+                        self.tell(onClose.get());
+                    }
+                    return;
+                }
+                V v = s.value();
+                self.tell(onValue.apply(v));
+            }
+        });
+    }
 
     /**
      * Stops {@code ref} (a child, or this actor itself): the same as {@code ref.stop()}.

@@ -26,7 +26,7 @@ import java.util.function.Function;
  * that the gmp4j scheduler runs directly on an M, handling at most its throughput of messages
  * per run. The handler therefore must not block: no {@link Reply#get()}, no blocking channel
  * operation, no sleep. Results of asks and channel values reach it as messages
- * ({@link Reply#pipeTo}). Code that must block either wraps the call in
+ * ({@link Reply#pipeTo}, {@link ActorContext#pipeFrom}). Code that must block either wraps the call in
  * {@code io.gmp4j.Syscall.blocking(...)} (the scheduler hands the P to another M meanwhile), or
  * belongs in a process actor ({@link ActorSystem#spawnProcess}), which is a goroutine.
  *
