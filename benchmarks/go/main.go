@@ -2,7 +2,7 @@
 // io.gmp4j.bench.Bodies, written the way Go programs write them.
 //
 //	bin/gmp4jbench <bench> <reps>
-//	bin/gmp4jbench echo-server | chat-server
+//	bin/gmp4jbench echo-server | chat-server | proxy-server <upstream-port>
 //
 // bench is spawn, skynet, fib (ms) or one of the channel benchmarks of
 // io.gmp4j.bench.ChanBodies: pingpong, buffered-1p1c, buffered-4p4c, select, threadring
@@ -393,8 +393,12 @@ func main() {
 		chatServer()
 		return
 	}
+	if len(os.Args) == 3 && os.Args[1] == "proxy-server" {
+		serve(proxyTo("127.0.0.1:" + os.Args[2]))
+		return
+	}
 	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: gmp4jbench <bench> <warmup+measured> | echo-server | chat-server")
+		fmt.Fprintln(os.Stderr, "usage: gmp4jbench <bench> <warmup+measured> | echo-server | chat-server | proxy-server <upstream-port>")
 		os.Exit(2)
 	}
 	bench := os.Args[1]

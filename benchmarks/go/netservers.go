@@ -1,7 +1,8 @@
-// The network benchmarks' Go servers (io.gmp4j.bench.net.NetBench): an echo server and a
-// chat server, each the way a Go programmer writes one. Run as `gmp4jbench echo-server` or
-// `gmp4jbench chat-server` with GOMAXPROCS from the environment: the server listens on a free
-// port of 127.0.0.1, prints "@listening port=N" and serves until its standard input ends.
+// The network benchmarks' Go servers (io.gmp4j.bench.net.NetBench): an echo server, a chat
+// server and a TCP proxy, each the way a Go programmer writes one. Run as `gmp4jbench
+// echo-server`, `gmp4jbench chat-server` or `gmp4jbench proxy-server <upstream-port>` with
+// GOMAXPROCS from the environment: the server listens on a free port of 127.0.0.1, prints
+// "@listening port=N" and serves until its standard input ends.
 
 package main
 
@@ -50,6 +51,30 @@ func echo(c net.Conn) {
 		if err != nil {
 			return
 		}
+	}
+}
+
+// proxyTo returns a handler that forwards each connection to upstream: one dial, then io.Copy
+// both ways in two goroutines, each direction's end passed on as a half-close (CloseWrite).
+// Between two TCP connections io.Copy splices in the kernel on Linux (TCPConn.ReadFrom), which
+// is what the usual Go relay gets, so it is kept here.
+func proxyTo(upstream string) func(net.Conn) {
+	return func(c net.Conn) {
+		defer c.Close()
+		u, err := net.Dial("tcp", upstream)
+		if err != nil {
+			return
+		}
+		defer u.Close()
+		down := make(chan struct{})
+		go func() {
+			io.Copy(c, u)
+			c.(*net.TCPConn).CloseWrite()
+			close(down)
+		}()
+		io.Copy(u, c)
+		u.(*net.TCPConn).CloseWrite()
+		<-down
 	}
 }
 

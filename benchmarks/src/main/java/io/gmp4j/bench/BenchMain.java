@@ -2,7 +2,6 @@ package io.gmp4j.bench;
 
 import io.gmp4j.bench.net.LoadClient;
 import io.gmp4j.bench.net.NetBench;
-import io.gmp4j.bench.net.ServerMain;
 
 import java.io.BufferedReader;
 import java.io.File;
@@ -46,10 +45,12 @@ import java.util.function.Consumer;
  * {@code threadring} (see {@link ChanBodies}; jdk has no select, jox runs only these), and the
  * Savina actor benchmarks {@code savina-*} (see {@link SavinaBodies}; gmp4j, pekko and jdk
  * only; pekko runs only these), and the network benchmarks {@code echo-c1}, {@code echo-c16},
- * {@code echo-c256}, {@code bulk} and {@code chat-fanout} (see {@link io.gmp4j.bench.net.NetBench}:
- * gmp4j, netty, jdk, vertx and go echo servers; gmp4j, netty and go chat servers), where each
- * (impl, procs) starts a server process ({@link io.gmp4j.bench.net.ServerMain} or the Go
- * binary's server mode), then the load client ({@link io.gmp4j.bench.net.LoadClient}, JVM flags
+ * {@code echo-c256}, {@code bulk}, {@code chat-fanout}, {@code proxy-rps-c16}, {@code proxy-rps-c256}
+ * and {@code proxy-bulk} (see {@link io.gmp4j.bench.net.NetBench}: gmp4j, netty, jdk, vertx and
+ * go echo servers; gmp4j, netty and go chat servers; gmp4j, netty and go proxies in front of the
+ * Netty echo server, and direct, the echo server without a proxy), where each (impl, procs)
+ * starts its server processes ({@link ServerChain}: {@link io.gmp4j.bench.net.ServerMain} or the
+ * Go binary's server mode), then the load client ({@link io.gmp4j.bench.net.LoadClient}, JVM flags
  * {@code -Xms1g -Xmx1g -XX:+UseParallelGC}, the same for every server) in a process of its own,
  * which reads the server's CPU time at its measurement windows' edges; the repetitions are
  * windows of {@code --window-ms}. Each
@@ -66,10 +67,16 @@ public final class BenchMain {
             "pingpong", "buffered-1p1c", "buffered-4p4c", "select", "sieve", "threadring",
             "savina-pingpong", "savina-counting", "savina-threadring", "savina-fj-throughput",
             "savina-fj-creation", "savina-big", "savina-chameneos",
-            "echo-c1", "echo-c16", "echo-c256", "bulk", "chat-fanout");
+            "echo-c1", "echo-c16", "echo-c256", "bulk", "chat-fanout",
+            "proxy-rps-c16", "proxy-rps-c256", "proxy-bulk");
     /** The channel benchmarks ({@link ChanBodies}): gmp4j, jdk (not select), jox and go. */
     static final List<String> CHAN_BENCHES = List.of(
             "pingpong", "buffered-1p1c", "buffered-4p4c", "select", "sieve", "threadring");
+    /**
+     * The implementations. {@code direct} means two things, each where the other has no rows:
+     * for {@code floor} the bare custom-scheduler hook ({@link DirectScheduler}), for the proxy
+     * benchmarks the echo server reached with no proxy at all (the reference).
+     */
     static final List<String> IMPLS = List.of("gmp4j", "jdk", "jox", "pekko", "netty", "vertx", "go", "direct");
     /** Units of figures where more is better (throughput): their ratios are gmp4j / other. */
     static final Set<String> HIGHER_IS_BETTER = Set.of("req/s", "MB/s", "lines/s");
@@ -160,18 +167,19 @@ public final class BenchMain {
 
     static String usage() {
         return """
-                usage: BenchMain [name...] [--procs 1,2] [--impls gmp4j,jdk,jox,pekko,netty,vertx,go] [--json] [--reps N]
+                usage: BenchMain [name...] [--procs 1,2] [--impls gmp4j,jdk,jox,pekko,netty,vertx,go,direct] [--json] [--reps N]
                                  [--warmup N] [--quick] [--timeout SECONDS] [--window-ms MS]
                   names:    spawn skynet fib floor pingpong buffered-1p1c buffered-4p4c select sieve threadring
                             savina-pingpong savina-counting savina-threadring savina-fj-throughput
                             savina-fj-creation savina-big savina-chameneos
-                            echo-c1 echo-c16 echo-c256 bulk chat-fanout
+                            echo-c1 echo-c16 echo-c256 bulk chat-fanout proxy-rps-c16 proxy-rps-c256 proxy-bulk
                             (default: all)
                   --procs   GOMAXPROCS / scheduler parallelism values (default 1,2); floor runs at 1 only
                   --impls   implementations (default all; go only when a `go` binary is on PATH and not for
                             savina-*; jox only for the channel benchmarks, pekko only for savina-*, jdk not for
-                            select or chat-fanout, netty and vertx only for the network benchmarks, vertx not for
-                            chat-fanout)
+                            select, chat-fanout or proxy-*, netty and vertx only for the network benchmarks, vertx not
+                            for chat-fanout or proxy-*, direct only for floor (the bare custom-scheduler hook) and
+                            proxy-* (the echo server reached without a proxy))
                   --json    JSON lines instead of a table
                   --reps    measured repetitions (default 5, --quick 3); value = median
                   --warmup  warm-up repetitions (default 3, --quick 1)
@@ -267,6 +275,7 @@ public final class BenchMain {
         if (wantGo) {
             goBinary = buildGo();
         }
+        ServerLauncher launcher = new ServerLauncher(java, jvmFlags, childFlags, cp, goBinary);
 
         for (String bench : opt.benches) {
             List<Integer> procsList = opt.procs;
@@ -281,7 +290,7 @@ public final class BenchMain {
                 for (String impl : opt.impls) {
                     if (NetBench.isNet(bench)) {
                         if (NetBench.impls(bench).contains(impl) && (!impl.equals("go") || goBinary != null)) {
-                            runNet(bench, impl, procs, reps, goBinary, java, jvmFlags, childFlags, cp);
+                            runNet(bench, impl, procs, reps, launcher);
                         }
                         continue;
                     }
@@ -332,7 +341,7 @@ public final class BenchMain {
      * A child JVM's command up to its classpath: the JVM flags, {@link #CHILD_JVM_FLAGS}, the
      * implementation's procs knob, the extra child flags.
      */
-    private static List<String> childJvm(String java, List<String> jvmFlags, String impl, int procs,
+    static List<String> childJvm(String java, List<String> jvmFlags, String impl, int procs,
                                          List<String> childFlags) {
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
@@ -352,39 +361,32 @@ public final class BenchMain {
     }
 
     /**
-     * A network benchmark for one (impl, procs): the server process first (it prints its port),
-     * then the load client as the child whose results count; the server is stopped after.
+     * A network benchmark for one (impl, procs): the server processes first ({@link ServerChain}:
+     * the server, or the echo backend and the proxy), then the load client as the child whose
+     * results count, with the pid whose CPU time the {@code -cpu} rows measure; the servers are
+     * stopped after.
      */
-    private void runNet(String bench, String impl, int procs, String reps, Path goBinary, String java,
-                        List<String> jvmFlags, List<String> childFlags, String cp) {
-        String kind = NetBench.serverKind(bench);
-        List<String> serverCmd;
-        Map<String, String> serverEnv = Map.of();
-        if (impl.equals("go")) {
-            serverCmd = List.of(goBinary.toString(), kind + "-server");
-            serverEnv = Map.of("GOMAXPROCS", Integer.toString(procs));
-        } else {
-            serverCmd = new ArrayList<>(childJvm(java, jvmFlags, impl, procs, childFlags));
-            serverCmd.addAll(List.of("-cp", cp, ServerMain.class.getName(), kind, impl, Integer.toString(procs)));
-        }
-        System.err.println("gmp4j bench: starting the " + impl + " " + kind + " server (procs=" + procs + ") ...");
-        ServerProcess server;
+    private void runNet(String bench, String impl, int procs, String reps, ServerLauncher launcher) {
+        ServerChain servers;
         try {
-            server = ServerProcess.start(serverCmd, serverEnv, "[" + bench + " " + impl + " p" + procs + " server] ");
+            servers = ServerChain.start(launcher, bench, impl, procs);
         } catch (IOException e) {
-            fail(bench, impl, procs, "the server did not start: " + e.getMessage(), serverCmd, new ArrayDeque<>());
+            fail(bench, impl, procs, "the server did not start: " + e.getMessage(), List.of(), new ArrayDeque<>());
             return;
         }
-        try (server) {
+        try (servers) {
             List<String> cmd = new ArrayList<>();
-            cmd.add(java);
-            cmd.addAll(jvmFlags);
+            cmd.add(launcher.java());
+            cmd.addAll(launcher.jvmFlags());
             cmd.addAll(CLIENT_JVM_FLAGS);
             cmd.add("-Dgmp4j.bench.timeout=" + opt.timeoutSeconds);
-            cmd.addAll(List.of("-cp", cp, LoadClient.class.getName(), bench, impl, Integer.toString(procs), reps,
-                    Integer.toString(server.port()), "--window-ms", Long.toString(opt.window()),
-                    "--server-pid", Long.toString(server.pid()),
+            cmd.addAll(List.of("-cp", launcher.classpath(), LoadClient.class.getName(), bench, impl,
+                    Integer.toString(procs), reps, Integer.toString(servers.port()),
+                    "--window-ms", Long.toString(opt.window()),
                     "--loops", Integer.toString(Integer.getInteger("gmp4j.bench.clientLoops", 2))));
+            if (servers.cpuPid() > 0) {
+                cmd.addAll(List.of("--server-pid", Long.toString(servers.cpuPid())));
+            }
             runChild(bench, impl, procs, cmd, Map.of());
         }
     }
@@ -481,7 +483,9 @@ public final class BenchMain {
         StringBuilder sb = new StringBuilder();
         sb.append("gmp4j bench: FAILED ").append(bench).append(" impl=").append(impl).append(" procs=").append(procs)
                 .append(": ").append(message).append('\n');
-        sb.append("  command: ").append(String.join(" ", cmd)).append('\n');
+        if (!cmd.isEmpty()) {
+            sb.append("  command: ").append(String.join(" ", cmd)).append('\n');
+        }
         synchronized (tail) {
             if (tail.isEmpty()) {
                 sb.append("  (no output)\n");

@@ -19,8 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The network benchmarks' process wiring, as {@link BenchMain} runs it: a server process that
- * prints its port and stops when its stdin closes, and the load client process that reads the
- * server's CPU time and prints result lines.
+ * prints its port and stops when its stdin closes, the load client process that reads the
+ * server's CPU time and prints result lines, and the proxy benchmarks' chain (echo backend,
+ * proxy, client through the proxy measuring the proxy's CPU).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class NetProcessesTest {
@@ -33,25 +34,32 @@ class NetProcessesTest {
         return cmd;
     }
 
+    /** Runs the load client with {@code args} to the end and returns its result lines. */
+    private static List<BenchMain.Result> runClient(String... args) throws Exception {
+        Process client = new ProcessBuilder(jvm(LoadClient.class.getName(), args))
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        client.getOutputStream().close();
+        String out = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(client.waitFor(60, TimeUnit.SECONDS), "the client did not finish");
+        assertEquals(0, client.exitValue(), "client output: " + out);
+        List<BenchMain.Result> results = new ArrayList<>();
+        for (String line : out.lines().toList()) {
+            if (line.startsWith(BenchChild.RESULT_PREFIX)) {
+                results.add(BenchMain.parseResult(line));
+            }
+        }
+        return results;
+    }
+
     @Test
     void serverProcessAndLoadClientProduceResultLines() throws Exception {
         ServerProcess server = ServerProcess.start(jvm(ServerMain.class.getName(), "echo", "netty", "1"), Map.of(),
                 "[test server] ");
-        List<BenchMain.Result> results = new ArrayList<>();
+        List<BenchMain.Result> results;
         try (server) {
             assertTrue(server.port() > 0);
-            Process client = new ProcessBuilder(jvm(LoadClient.class.getName(), "echo-c16", "netty", "1", "0+2",
-                    Integer.toString(server.port()), "--window-ms", "200", "--server-pid", Long.toString(server.pid())))
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            client.getOutputStream().close();
-            String out = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(client.waitFor(60, TimeUnit.SECONDS), "the client did not finish");
-            assertEquals(0, client.exitValue(), "client output: " + out);
-            for (String line : out.lines().toList()) {
-                if (line.startsWith(BenchChild.RESULT_PREFIX)) {
-                    results.add(BenchMain.parseResult(line));
-                }
-            }
+            results = runClient("echo-c16", "netty", "1", "0+2", Integer.toString(server.port()), "--window-ms", "200",
+                    "--server-pid", Long.toString(server.pid()));
         }
         assertEquals(List.of("echo-c16", "echo-c16-p99", "echo-c16-cpu"), results.stream().map(BenchMain.Result::bench).toList());
         for (BenchMain.Result r : results) {
@@ -59,6 +67,29 @@ class NetProcessesTest {
             assertTrue(r.value() > 0, r.toString());
         }
         assertEquals("req/s", results.get(0).unit());
+    }
+
+    @Test
+    void theProxyChainPutsTheProxyBetweenTheClientAndTheEchoBackend() throws Exception {
+        ServerLauncher launcher = new ServerLauncher(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                BenchMain.split(BenchMain.DEFAULT_JVM_FLAGS), List.of("-Xms64m", "-Xmx256m"),
+                System.getProperty("java.class.path"), null);
+        List<BenchMain.Result> results;
+        try (ServerChain chain = ServerChain.start(launcher, "proxy-rps-c16", "netty", 1)) {
+            assertTrue(chain.cpuPid() > 0, "the proxy's CPU is measured");
+            results = runClient("proxy-rps-c16", "netty", "1", "0+2", Integer.toString(chain.port()), "--window-ms", "200",
+                    "--server-pid", Long.toString(chain.cpuPid()));
+        }
+        assertEquals(List.of("proxy-rps-c16", "proxy-p99", "proxy-rps-c16-cpu"),
+                results.stream().map(BenchMain.Result::bench).toList());
+        assertEquals(List.of("req/s", "us", "us/op"), results.stream().map(BenchMain.Result::unit).toList());
+        for (BenchMain.Result r : results) {
+            assertTrue(r.value() > 0, r.toString());
+        }
+        try (ServerChain direct = ServerChain.start(launcher, "proxy-rps-c16", "direct", 1)) {
+            assertTrue(direct.port() > 0);
+            assertEquals(0, direct.cpuPid(), "direct has no proxy whose CPU could be measured");
+        }
     }
 
     @Test
@@ -75,6 +106,10 @@ class NetProcessesTest {
         assertEquals(List.of("echo-c16", "chat-fanout"), o.benches);
         assertEquals(300, o.window());
         assertEquals(500, BenchMain.parse(new String[]{"bulk", "--quick"}).window());
+        BenchMain.Options proxy = BenchMain.parse(new String[]{"proxy-rps-c16", "proxy-rps-c256", "proxy-bulk",
+                "--impls", "gmp4j,netty,go,direct"});
+        assertEquals(List.of("proxy-rps-c16", "proxy-rps-c256", "proxy-bulk"), proxy.benches);
+        assertEquals(List.of("gmp4j", "netty", "go", "direct"), proxy.impls);
         assertThrows(IllegalArgumentException.class, () -> BenchMain.parse(new String[]{"--window-ms", "0"}));
     }
 }

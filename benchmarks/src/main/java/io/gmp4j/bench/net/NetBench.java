@@ -14,12 +14,22 @@ import java.util.List;
  *   <li>{@code chat-fanout}: {@link ChatLoad}, 200 clients in one room, 10 senders with at most
  *       32 lines in flight each, against the chat servers (lines/s delivered, plus
  *       {@code chat-p99}, {@code chat-p99-slowest}, {@code chat-p99-median} in ms and
- *       {@code chat-fanout-cpu}).</li>
+ *       {@code chat-fanout-cpu});</li>
+ *   <li>{@code proxy-rps-c16}, {@code proxy-rps-c256}: {@link EchoLoad} with 16 and 256
+ *       connections through a proxy in front of an echo server (req/s, plus {@code proxy-p99}
+ *       at 16 connections and {@code proxy-p99-c256} in µs, and {@code -cpu}, the proxy's CPU
+ *       µs per request);</li>
+ *   <li>{@code proxy-bulk}: {@link BulkLoad} with 4 connections through the proxy (MB/s, plus
+ *       {@code proxy-bulk-cpu}).</li>
  * </ul>
+ * The proxy benchmarks' server side is a chain: the Netty echo server as the backend for every
+ * implementation, so only the proxy differs, and the implementation's proxy in front of it;
+ * implementation {@code direct} has no proxy (the client reaches the backend: the reference).
  */
 public final class NetBench {
     /** The benchmark names, in the order they run. */
-    public static final List<String> NAMES = List.of("echo-c1", "echo-c16", "echo-c256", "bulk", "chat-fanout");
+    public static final List<String> NAMES = List.of("echo-c1", "echo-c16", "echo-c256", "bulk", "chat-fanout",
+            "proxy-rps-c16", "proxy-rps-c256", "proxy-bulk");
     /** Clients in the chat room. */
     public static final int CHAT_CLIENTS = 200;
     /** Clients of the room that send. */
@@ -37,25 +47,28 @@ public final class NetBench {
         return NAMES.contains(bench);
     }
 
-    /** The kind of server {@code bench} loads: "echo" or "chat". */
+    /** The kind of server {@code bench} loads: "echo", "chat" or "proxy" (a proxy in front of an echo server). */
     public static String serverKind(String bench) {
         check(bench);
-        return bench.equals("chat-fanout") ? "chat" : "echo";
+        return bench.equals("chat-fanout") ? "chat" : bench.startsWith("proxy-") ? "proxy" : "echo";
     }
 
     /** The implementations {@code bench} compares (go runs only when a Go toolchain is there). */
     public static List<String> impls(String bench) {
-        return serverKind(bench).equals("chat") ? List.of("gmp4j", "netty", "go")
-                : List.of("gmp4j", "netty", "jdk", "vertx", "go");
+        return switch (serverKind(bench)) {
+            case "chat" -> List.of("gmp4j", "netty", "go");
+            case "proxy" -> List.of("gmp4j", "netty", "go", "direct");
+            default -> List.of("gmp4j", "netty", "jdk", "vertx", "go");
+        };
     }
 
     /** Connections the client opens for {@code bench}. */
     public static int connections(String bench) {
         check(bench);
         return switch (bench) {
-            case "bulk" -> BULK_CONNECTIONS;
+            case "bulk", "proxy-bulk" -> BULK_CONNECTIONS;
             case "chat-fanout" -> CHAT_CLIENTS;
-            default -> Integer.parseInt(bench.substring("echo-c".length()));
+            default -> Integer.parseInt(bench.substring(bench.lastIndexOf("-c") + 2));
         };
     }
 
@@ -68,9 +81,22 @@ public final class NetBench {
         int conns = connections(bench);
         int l = Math.min(loops, conns);
         return switch (bench) {
-            case "bulk" -> new BulkLoad(server, conns, l).run(plan, bench).figures();
+            case "bulk", "proxy-bulk" -> new BulkLoad(server, conns, l).run(plan, bench).figures();
             case "chat-fanout" -> new ChatLoad(server, conns, CHAT_SENDERS, CHAT_IN_FLIGHT, l).run(plan).figures();
-            default -> new EchoLoad(server, conns, l).run(plan, bench).figures();
+            default -> new EchoLoad(server, conns, l).run(plan, bench).figures().stream()
+                    .map(f -> new Figure(figureName(f.bench()), f.unit(), f.samples())).toList();
+        };
+    }
+
+    /**
+     * The reported name of an echo load's figure: the proxy's p99 rows are {@code proxy-p99}
+     * (16 connections) and {@code proxy-p99-c256}; every other name stays.
+     */
+    static String figureName(String name) {
+        return switch (name) {
+            case "proxy-rps-c16-p99" -> "proxy-p99";
+            case "proxy-rps-c256-p99" -> "proxy-p99-c256";
+            default -> name;
         };
     }
 

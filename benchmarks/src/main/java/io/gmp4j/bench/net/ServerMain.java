@@ -1,9 +1,12 @@
 package io.gmp4j.bench.net;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 
 /**
- * A benchmark server in its own process: {@code ServerMain <echo|chat> <impl> <procs>}. It
+ * A benchmark server in its own process: {@code ServerMain <echo|chat> <impl> <procs>}, or
+ * {@code ServerMain proxy <impl> <procs> <upstream-port>} for a proxy forwarding to
+ * 127.0.0.1:upstream-port. It
  * prints {@value #LISTENING_PREFIX}{@code <port>} on stdout once it listens on 127.0.0.1,
  * serves until its standard input ends (the runner closes it), then stops and exits 0.
  * Exits 1 when it cannot start.
@@ -15,14 +18,19 @@ public final class ServerMain {
     private ServerMain() {
     }
 
+    /** Starts the server the arguments name, serves until stdin ends, exits. */
     public static void main(String[] args) {
-        if (args.length != 3) {
-            System.err.println("usage: ServerMain <echo|chat> <impl> <procs>");
+        boolean proxy = args.length > 0 && args[0].equals("proxy");
+        if (args.length != (proxy ? 4 : 3)) {
+            System.err.println("usage: ServerMain <echo|chat> <impl> <procs> | ServerMain proxy <impl> <procs> <upstream-port>");
             System.exit(2);
         }
         BenchServer server;
         try {
-            server = BenchServer.start(args[0], args[1], Integer.parseInt(args[2]));
+            int procs = Integer.parseInt(args[2]);
+            server = proxy
+                    ? BenchServer.startProxy(args[1], procs, new InetSocketAddress("127.0.0.1", Integer.parseInt(args[3])))
+                    : BenchServer.start(args[0], args[1], procs);
         } catch (IOException | RuntimeException e) {
             System.err.println("ServerMain " + String.join(" ", args) + ": cannot start: " + e);
             System.exit(1);
