@@ -20,11 +20,12 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 
 /**
@@ -55,11 +56,21 @@ import java.util.regex.Pattern;
  * which do the socket work and the UTF-8 encoding, run on every P.
  *
  * <h2>Slow clients</h2>
- * The hub never waits for a client: when a client's outbound channel is full it is
- * disconnected on the spot (its connection closed, which also wakes its writer parked on the
- * full socket) and the room is told {@code *** nick was disconnected: too slow}. The slow
- * client itself cannot be told in-band (its pipe is what is full); what it had been sent
- * before is still delivered for a few seconds. The rest of the room never slows down.
+ * The hub never waits for a client: {@link Chan#trySend} either queues a line or finds the
+ * client's outbound channel full, and then {@link Config#slowPolicy} decides:
+ * <ul>
+ * <li>{@link SlowPolicy#DISCONNECT} (the default): the client is disconnected on the spot (its
+ *     connection closed, which also wakes its writer parked on the full socket) and the room is
+ *     told {@code *** nick was disconnected: too slow}. The slow client itself cannot be told
+ *     in-band (its pipe is what is full); what it had been sent before is still delivered for a
+ *     few seconds.</li>
+ * <li>{@link SlowPolicy#DROP}: the client stays; every line for it is dropped while its channel
+ *     is full, and counted (per client: {@link #droppedFor}; in total: {@link #dropped()} and
+ *     the {@link #summary()}). As soon as its writer takes lines off the channel it tells the
+ *     hub, which queues one notice {@code *** N lines dropped: you are reading too slowly}
+ *     before any new line, so the client sees exactly where its gap is. The room is not told.</li>
+ * </ul>
+ * Either way the rest of the room never slows down.
  *
  * <h2>Limits</h2>
  * Line length (longer lines are refused with a notice and the connection stays), clients
@@ -72,34 +83,86 @@ import java.util.regex.Pattern;
  * {@link Config#grace} are closed by the server.
  */
 public final class ChatServer implements AutoCloseable {
-    /** The server's limits. */
-    public record Config(int maxClients, int maxLine, Duration idle, int queue, Duration grace) {
+    /** What the hub does when a client's outbound channel is full (see "Slow clients" above). */
+    public enum SlowPolicy {
+        /** Close the connection and tell the client's room it was too slow. */
+        DISCONNECT,
+        /** Keep the client, drop its lines while its channel is full, then tell it how many. */
+        DROP;
+
+        /**
+         * The policy named {@code name} ({@code disconnect} or {@code drop}, any case), as the
+         * {@code --slow-policy} flag takes it.
+         *
+         * @throws IllegalArgumentException naming the accepted values when it is neither
+         */
+        public static SlowPolicy parse(String name) {
+            for (SlowPolicy p : values()) {
+                if (p.name().equalsIgnoreCase(name)) {
+                    return p;
+                }
+            }
+            throw new IllegalArgumentException("slow policy must be disconnect or drop, not '" + name + "'");
+        }
+    }
+
+    /**
+     * The server's limits.
+     *
+     * @param maxClients connections served at once; one more is told "server full"
+     * @param maxLine    the longest line accepted, in bytes
+     * @param idle       how long a client may send nothing; zero or negative: no limit
+     * @param queue      lines queued per client before it counts as slow
+     * @param grace      how long clients have to close after the goodbye at shutdown
+     * @param slowPolicy what happens to a client whose queue is full
+     */
+    public record Config(int maxClients, int maxLine, Duration idle, int queue, Duration grace, SlowPolicy slowPolicy) {
+        /** Checks the limits. */
         public Config {
             if (maxClients < 1 || maxLine < 1 || queue < 1) {
                 throw new IllegalArgumentException("maxClients, maxLine and queue must be >= 1");
             }
+            Objects.requireNonNull(idle, "idle");
+            Objects.requireNonNull(grace, "grace");
+            Objects.requireNonNull(slowPolicy, "slowPolicy");
         }
 
-        /** 1000 clients, 1 KiB lines, 5 minutes idle, 1024 queued lines, 2 s to say goodbye. */
+        /** The limits with {@link SlowPolicy#DISCONNECT} for slow clients. */
+        public Config(int maxClients, int maxLine, Duration idle, int queue, Duration grace) {
+            this(maxClients, maxLine, idle, queue, grace, SlowPolicy.DISCONNECT);
+        }
+
+        /**
+         * 1000 clients, 1 KiB lines, 5 minutes idle, 1024 queued lines, 2 s to say goodbye,
+         * slow clients disconnected.
+         */
         public static Config defaults() {
-            return new Config(1000, 1024, Duration.ofMinutes(5), 1024, Duration.ofSeconds(2));
+            return new Config(1000, 1024, Duration.ofMinutes(5), 1024, Duration.ofSeconds(2), SlowPolicy.DISCONNECT);
         }
 
+        /** This config with at most {@code n} clients. */
         public Config withMaxClients(int n) {
-            return new Config(n, maxLine, idle, queue, grace);
+            return new Config(n, maxLine, idle, queue, grace, slowPolicy);
         }
 
+        /** This config with lines of at most {@code n} bytes. */
         public Config withMaxLine(int n) {
-            return new Config(maxClients, n, idle, queue, grace);
+            return new Config(maxClients, n, idle, queue, grace, slowPolicy);
         }
 
-        /** Zero or negative: no idle timeout. */
+        /** This config with idle timeout {@code d}; zero or negative: no idle timeout. */
         public Config withIdle(Duration d) {
-            return new Config(maxClients, maxLine, d, queue, grace);
+            return new Config(maxClients, maxLine, d, queue, grace, slowPolicy);
         }
 
+        /** This config with {@code n} lines queued per client. */
         public Config withQueue(int n) {
-            return new Config(maxClients, maxLine, idle, n, grace);
+            return new Config(maxClients, maxLine, idle, n, grace, slowPolicy);
+        }
+
+        /** This config with {@code p} for clients whose queue is full. */
+        public Config withSlowPolicy(SlowPolicy p) {
+            return new Config(maxClients, maxLine, idle, queue, grace, p);
         }
     }
 
@@ -116,7 +179,8 @@ public final class ChatServer implements AutoCloseable {
     private final Chan<Void> quit = new Chan<>();
     /** Readers and writers. */
     private final WaitGroup conns = new WaitGroup();
-    private final CountDownLatch stopped = new CountDownLatch(1);
+    /** Completed when the hub returns. */
+    private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private final Object closeLock = new Object();
     /** Socket writes by the writers (each a batch of one or more lines). */
     private final java.util.concurrent.atomic.LongAdder writes = new java.util.concurrent.atomic.LongAdder();
@@ -129,8 +193,9 @@ public final class ChatServer implements AutoCloseable {
     private final ArrayDeque<Client> toKick = new ArrayDeque<>();
     private long delivered;
     private long kicked;
+    private long dropped;
     private long served;
-    // (the counters are read by summary() after stopped: the latch orders them)
+    // (the counters are read by summary() after stopped: completing it orders them)
 
     private ChatServer(GoRuntime rt, Config cfg, Listener listener) {
         this.rt = rt;
@@ -193,17 +258,64 @@ public final class ChatServer implements AutoCloseable {
     /** Waits until the server has stopped; false if it has not after {@code d}. */
     public boolean awaitStopped(Duration d) {
         try {
-            return stopped.await(d.toMillis(), TimeUnit.MILLISECONDS);
+            stopped.get(d.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (java.util.concurrent.TimeoutException e) {
+            return false;
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("the hub failed", e.getCause()); // it never completes exceptionally
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
         }
     }
 
-    /** Counters, readable once stopped: clients served, lines delivered, clients too slow. */
+    /**
+     * Counters, readable once stopped: clients served, lines delivered, clients disconnected as
+     * too slow and lines dropped for slow clients.
+     */
     public String summary() {
         return served + " clients served, " + delivered + " lines delivered in " + writes.sum() + " writes, "
-                + kicked + " disconnected as too slow";
+                + kicked + " disconnected as too slow, " + dropped + " lines dropped for slow readers";
+    }
+
+    /** Lines dropped for clients whose queue was full, all clients together (read it once stopped). */
+    public long dropped() {
+        return dropped;
+    }
+
+    /**
+     * Lines dropped so far for the client now called {@code nick} (under {@link SlowPolicy#DROP};
+     * always 0 under {@code DISCONNECT}), counted since it connected, reported to it or not. Asks
+     * the hub, so it is exact at the moment the hub answers; callable from any thread while the
+     * server runs.
+     *
+     * @throws IllegalArgumentException no client has that nickname
+     * @throws IllegalStateException    the server is stopping
+     */
+    public long droppedFor(String nick) {
+        CompletableFuture<Long> answer = new CompletableFuture<>();
+        if (!post(new Select(), new DropsQuery(nick, answer))) {
+            throw new IllegalStateException("the chat server is stopping");
+        }
+        try {
+            // the hub answers while it runs; a query it received too late is answered by its stopping
+            CompletableFuture.anyOf(answer, stopped).get(30, TimeUnit.SECONDS);
+            if (!answer.isDone()) {
+                throw new IllegalStateException("the chat server stopped");
+            }
+            return answer.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof IllegalArgumentException bad) {
+                throw new IllegalArgumentException(bad.getMessage(), bad);
+            }
+            throw new IllegalStateException("droppedFor " + nick, e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted asking the hub", e);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("the hub did not answer within 30 s", e);
+        }
     }
 
     /** Lines queued to clients (hub-owned: read it once stopped). */
@@ -227,6 +339,15 @@ public final class ChatServer implements AutoCloseable {
         String nick;
         String room;
         boolean gone;
+        /** Lines dropped for this client since it connected ({@link SlowPolicy#DROP}). */
+        long dropped;
+        /** Lines dropped since the last drop notice queued for it. */
+        long unreported;
+        /**
+         * Set by the hub when it drops a line for this client; the writer clears it once it has
+         * taken lines off {@code out} and tells the hub there is room ({@link RoomAgain}).
+         */
+        final AtomicBoolean wantsRoom = new AtomicBoolean();
         /** Written by the hub before closing {@code out}; the writer reads it after. */
         volatile boolean halfClose;
 
@@ -255,6 +376,14 @@ public final class ChatServer implements AutoCloseable {
 
     /** The reader ended: end of stream, an error, or the idle timeout ({@code idle}). */
     private record Left(Client c, boolean idle) implements Event {
+    }
+
+    /** The writer of a client with dropped lines took lines off its channel: there is room. */
+    private record RoomAgain(Client c) implements Event {
+    }
+
+    /** {@link #droppedFor}: the hub answers with the client's drop count. */
+    private record DropsQuery(String nick, CompletableFuture<Long> answer) implements Event {
     }
 
     /** Posts {@code e} to the hub; false when the server is stopping. */
@@ -325,6 +454,7 @@ public final class ChatServer implements AutoCloseable {
      */
     private void writer(Client c) {
         byte[] buf = new byte[4096];
+        Select roomSignal = null; // only a client with dropped lines needs one
         try {
             boolean open = true;
             while (open) {
@@ -348,6 +478,12 @@ public final class ChatServer implements AutoCloseable {
                         break;
                     }
                     line = r.value();
+                }
+                // Lines were just taken off the channel, after (or before) the hub dropped one:
+                // checking only now still sees every drop while lines were left to take.
+                if (c.wantsRoom.get() && c.wantsRoom.compareAndSet(true, false)) {
+                    roomSignal = roomSignal != null ? roomSignal : new Select();
+                    post(roomSignal, new RoomAgain(c));
                 }
                 c.conn.write(buf, 0, n);
                 writes.increment();
@@ -420,7 +556,7 @@ public final class ChatServer implements AutoCloseable {
             }
             shutdown(s);
         } finally {
-            stopped.countDown();
+            stopped.complete(null);
         }
     }
 
@@ -445,6 +581,12 @@ public final class ChatServer implements AutoCloseable {
                 }
                 remove(c, idle ? "idle" : "quit");
             }
+            case RoomAgain(Client c) -> {
+                if (!c.gone && c.unreported > 0) {
+                    reportDrops(c);
+                }
+            }
+            case DropsQuery q -> answer(q);
             case Line(Client c, String text) -> {
                 if (c.gone) {
                     return; // read before it was disconnected
@@ -456,6 +598,15 @@ public final class ChatServer implements AutoCloseable {
                     broadcast(c.room, "[" + c.room + "] " + c.nick + ": " + text);
                 }
             }
+        }
+    }
+
+    private void answer(DropsQuery q) {
+        Client c = byNick.get(key(q.nick()));
+        if (c == null) {
+            q.answer().completeExceptionally(new IllegalArgumentException("no client called " + q.nick()));
+        } else {
+            q.answer().complete(c.dropped);
         }
     }
 
@@ -587,16 +738,41 @@ public final class ChatServer implements AutoCloseable {
         c.out.close();
     }
 
-    /** Queues {@code line} for {@code c}; a full queue marks it too slow (see {@link #kickSlow}). */
+    /**
+     * Queues {@code line} for {@code c}, after the drop notice it is owed if any. A full queue
+     * marks the client too slow ({@link #kickSlow}) or drops the line, as the policy says.
+     */
     private void send(Client c, String line) {
         if (c.gone) {
             return;
         }
-        if (c.out.trySend(line)) {
+        if (c.unreported > 0 && !reportDrops(c)) {
+            drop(c); // still full: no line may overtake the notice
+        } else if (c.out.trySend(line)) {
             delivered++;
+        } else if (cfg.slowPolicy() == SlowPolicy.DROP) {
+            drop(c);
         } else if (!toKick.contains(c)) {
             toKick.add(c);
         }
+    }
+
+    private void drop(Client c) {
+        c.dropped++;
+        c.unreported++;
+        dropped++;
+        c.wantsRoom.set(true); // after the failed trySend: the writer's next take will see it
+    }
+
+    /** Queues the notice of the lines dropped since the last one; false if {@code c}'s queue is still full. */
+    private boolean reportDrops(Client c) {
+        if (!c.out.trySend("*** " + c.unreported + " lines dropped: you are reading too slowly")) {
+            c.wantsRoom.set(true);
+            return false;
+        }
+        delivered++;
+        c.unreported = 0;
+        return true;
     }
 
     private void broadcast(String room, String line) {
@@ -652,6 +828,8 @@ public final class ChatServer implements AutoCloseable {
                 c.gone = true;
                 c.out.close();
                 c.conn.close();
+            } else if (chosen == ev && s.value() instanceof DropsQuery q) {
+                answer(q);
             } else if (chosen == late) {
                 forced = true;
                 for (Client c : clients) {

@@ -1,0 +1,154 @@
+package io.gmp4j.examples.chat;
+
+import io.gmp4j.GoRuntime;
+import io.gmp4j.NoUncaughtExceptions;
+import io.gmp4j.TestSupport;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * {@link ChatServer.SlowPolicy#DROP} end to end over loopback TCP: a client that stops reading
+ * keeps its connection, the room gets every line, and the client is told exactly how many it
+ * missed. Counts, never speed; no sleeps.
+ */
+@ExtendWith(NoUncaughtExceptions.class)
+class ChatDropPolicyTest {
+    private static final Pattern NOTICE = Pattern.compile("\\*\\*\\* (\\d+) lines dropped: you are reading too slowly");
+    private static final String PAD = "x".repeat(1000);
+
+    private GoRuntime rt;
+    private ChatServer server;
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.close();
+            assertTrue(server.awaitStopped(Duration.ofSeconds(TestSupport.TIMEOUT_S)), "server stopped");
+        }
+        if (rt != null) {
+            rt.close();
+        }
+    }
+
+    @Test
+    void aClientThatStopsReadingStaysAndIsToldExactlyHowManyLinesItMissed() throws Exception {
+        rt = GoRuntime.builder().maxProcs(2).name("chat-drop-test").build();
+        server = ChatServer.start(rt, "127.0.0.1:0", ChatServer.Config.defaults()
+                .withQueue(128).withMaxLine(2048).withSlowPolicy(ChatServer.SlowPolicy.DROP));
+        InetSocketAddress addr = server.address();
+        ChatClient slow = new ChatClient(addr, 4096);
+        slow.await("*** choose a nickname:"::equals);
+        slow.send("slow");
+        slow.await("*** slow joined lobby"::equals);
+        // from here until it resumes, slow reads nothing
+        try (ChatClient a = ChatClient.login(addr, "a"); ChatClient b = ChatClient.login(addr, "b")) {
+            Tally ta = Tally.start(a);
+            Tally tb = Tally.start(b);
+            int perRound = 100; // below the queue: a and b's queues never fill within a round
+            int sent = 0;
+            int maxRounds = 500; // 50 MB: far more than the socket buffers a stalled reader can hide
+            for (int round = 0; round < maxRounds && server.droppedFor("slow") == 0; round++) {
+                sent = sendRound(a, sent, perRound, ta, tb);
+            }
+            assertTrue(server.droppedFor("slow") > 0, "nothing dropped for the slow client after " + sent + " lines");
+            // Once a and b have a line, the hub has handled it: a count that grew by one
+            // means that line was dropped, so the notice slow is owed follows every line it got.
+            long before = server.droppedFor("slow");
+            for (int k = 0; k < maxRounds; k++) {
+                sent = sendRound(a, sent, 1, ta, tb);
+                long now = server.droppedFor("slow");
+                if (now == before + 1) {
+                    break;
+                }
+                before = now;
+            }
+            long dropped = server.droppedFor("slow");
+            assertEquals(before + 1, dropped, "the last line sent to the stalled client was not dropped");
+            assertFalse(ta.kicked() || tb.kicked(), "the room was told the slow client was disconnected");
+            int stalledSent = sent;
+
+            // slow reads again: the lines it was sent, with each gap announced by a notice of its size
+            int next = 0; // the next line slow would get if nothing were dropped
+            long noticed = 0;
+            long lastNotice = 0; // since the last line received
+            while (noticed < dropped) {
+                String l = slow.readLine();
+                assertNotNull(l, "slow lost its connection; seen: " + slow.tail());
+                Matcher m = NOTICE.matcher(l);
+                if (m.matches()) {
+                    assertEquals(0, lastNotice, "two notices without a line between: " + slow.tail());
+                    lastNotice = Long.parseLong(m.group(1));
+                    assertTrue(lastNotice > 0, l);
+                    noticed += lastNotice;
+                } else if (l.startsWith("[lobby] a: p ")) {
+                    int k = index(l);
+                    assertEquals(next + lastNotice, k, "a gap the notice before it does not match: " + slow.tail());
+                    next = k + 1;
+                    lastNotice = 0;
+                }
+            }
+            assertEquals(dropped, noticed, "the notices add up to the server's count");
+            assertEquals(stalledSent, next + lastNotice, "lines received plus lines dropped = lines sent");
+            assertTrue(lastNotice > 0, "the last line dropped was announced last");
+
+            // then only the new lines, each once, in order
+            int resumed = sent;
+            sent = sendRound(a, sent, perRound, ta, tb);
+            for (int k = resumed; k < sent; k++) {
+                assertEquals("[lobby] a: p " + k + " " + PAD, slow.readLine(), slow::tail);
+            }
+            assertEquals(dropped, server.droppedFor("slow"), "nothing dropped once it read again");
+
+            tb.stopAt("*** a left");
+            a.socket.shutdownOutput(); // ends a's session: a sees the end of stream, b the notice
+            ta.finish();
+            tb.finish();
+            assertEquals(sent, ta.count(), "a got every line once");
+            assertEquals(sent, tb.count(), "b got every line once");
+            assertFalse(ta.kicked() || tb.kicked(), "the room was told the slow client was disconnected");
+            slow.await("*** a left"::equals); // still connected
+            server.close();
+            assertEquals(dropped, server.dropped(), "only the slow client lost lines");
+            assertTrue(server.summary().contains(dropped + " lines dropped for slow readers"), server::summary);
+            assertTrue(server.summary().contains("0 disconnected as too slow"), server::summary);
+        } finally {
+            slow.close();
+        }
+    }
+
+    @Test
+    void droppedForAnUnknownNickIsAClearError() throws Exception {
+        rt = GoRuntime.builder().maxProcs(2).name("chat-drop-test").build();
+        server = ChatServer.start(rt, "127.0.0.1:0", ChatServer.Config.defaults().withSlowPolicy(ChatServer.SlowPolicy.DROP));
+        try (ChatClient a = ChatClient.login(server.address(), "a")) {
+            assertEquals(0, server.droppedFor("a"));
+            assertEquals(0, server.droppedFor("A"), "nicknames ignore case");
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> server.droppedFor("nobody"));
+            assertEquals("no client called nobody", e.getMessage());
+        }
+        server.close();
+        assertThrows(IllegalStateException.class, () -> server.droppedFor("a"), "the server has stopped");
+    }
+
+    /** a sends {@code n} lines numbered from {@code from}; returns once a and b both have them. */
+    private static int sendRound(ChatClient a, int from, int n, Tally ta, Tally tb) throws IOException, InterruptedException {
+        for (int k = from; k < from + n; k++) {
+            a.send("p " + k + " " + PAD);
+        }
+        ta.awaitCount(from + n);
+        tb.awaitCount(from + n);
+        return from + n;
+    }
+
+    private static int index(String line) {
+        return Integer.parseInt(line.split(" ")[3]);
+    }
+}
