@@ -479,8 +479,8 @@ public final class ChatServer implements AutoCloseable {
                     }
                     line = r.value();
                 }
-                // Lines were just taken off the channel, after (or before) the hub dropped one:
-                // checking only now still sees every drop while lines were left to take.
+                // The hub sets wantsRoom after a trySend found the channel full, so lines were
+                // still queued then: the first batch taken after it ends here and sees the flag.
                 if (c.wantsRoom.get() && c.wantsRoom.compareAndSet(true, false)) {
                     roomSignal = roomSignal != null ? roomSignal : new Select();
                     post(roomSignal, new RoomAgain(c));
