@@ -38,7 +38,13 @@ final class BehaviorCell<T> extends ActorCell<T> implements Runnable {
 
     @Override
     void resume() {
-        sched.execute(this);
+        // Told by a behaviour actor with nothing more to handle (threadring, ping-pong): it is
+        // about to go idle and its M runs this actor next, so no other M is woken for it.
+        if (Scheduler.currentTask() instanceof BehaviorCell<?> sender && sender != this && sender.mailbox.isEmpty()) {
+            sched.executeHere(this);
+        } else {
+            sched.execute(this);
+        }
     }
 
     @Override

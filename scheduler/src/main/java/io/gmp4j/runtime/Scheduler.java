@@ -1402,6 +1402,36 @@ public final class Scheduler implements Executor, AutoCloseable {
      * (behaviour actors) and so have no safe point: they check this between units of work and
      * re-submit themselves. False on threads that are not Ms.
      */
+    /** The plain task the calling M is running (a behaviour actor's mailbox task), or null. */
+    public static Runnable currentTask() {
+        M m = Carrier.currentM();
+        return m == null ? null : m.curTask;
+    }
+
+    /**
+     * {@link #execute} for a task the calling task hands its M to: when this P has nothing else
+     * queued, the task takes runnext without {@code wakep}, because the caller is about to end
+     * (a behaviour actor telling an idle actor its last message) and this M runs the task next;
+     * starting an M would only have it spin and find nothing. With anything else queued here it
+     * is a plain execute, and other Ps are woken to share the work as usual.
+     */
+    public void executeHere(Runnable task) {
+        M m = Carrier.currentM();
+        if (m != null && m.sched == this && m.curTask != null && !life.closed) {
+            P p = ownerEnter(m);
+            if (p != null) {
+                boolean alone = p.runq.isEmpty();
+                runqput(p, task, true);
+                ownerExit(m, p);
+                if (!alone) {
+                    wakep();
+                }
+                return;
+            }
+        }
+        execute(task);
+    }
+
     public static boolean preemptRequested() {
         M m = Carrier.currentM();
         if (m == null) {
