@@ -91,7 +91,7 @@ final class P {
 
     P(int id, int runqCapacity, Scheduler sched) {
         this.id = id;
-        this.runq = new RunQueue(runqCapacity);
+        this.runq = new RunQueue(runqCapacity, sched.gomaxprocs() > 1);
         this.overflowScratch = new Runnable[runqCapacity / 2 + 1];
         this.timers = new Timers(this, sched);
     }

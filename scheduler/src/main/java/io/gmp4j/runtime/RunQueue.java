@@ -95,11 +95,28 @@ final class RunQueue extends RunQueueL3Pad {
     private final int mask;
 
     RunQueue(int capacity) {
+        this(capacity, true);
+    }
+
+    /**
+     * @param stealable false when no thief can ever exist (a runtime with one P): then runnext
+     *                  is the owner's alone and moves with plain stores instead of CASes
+     */
+    RunQueue(int capacity, boolean stealable) {
         if (capacity < 2 || Integer.bitCount(capacity) != 1) {
             throw new IllegalArgumentException("run queue capacity must be a power of two >= 2: " + capacity);
         }
         ring = new Runnable[capacity];
         mask = capacity - 1;
+        this.stealable = stealable;
+    }
+
+    /** Whether other Ps may steal from this queue (GOMAXPROCS > 1). */
+    private final boolean stealable;
+
+    private boolean clearRunnext() {
+        RUNNEXT.setOpaque(this, null);
+        return true;
     }
 
     int capacity() {
@@ -158,11 +175,18 @@ final class RunQueue extends RunQueueL3Pad {
     boolean put(Runnable r, boolean next, Overflow overflow, Runnable[] scratch) {
         if (next) {
             Runnable old;
-            // Only the owner stores a non-null runnext; thieves may CAS it to null concurrently,
-            // so we retry the CAS against whatever is there now.
-            do {
+            if (!stealable) {
+                // One P, no thief: the owner alone reads and writes runnext. Release still
+                // publishes the task to whoever takes this P over after a hand-off.
                 old = runnext;
-            } while (!RUNNEXT.compareAndSet(this, old, r));
+                RUNNEXT.setRelease(this, r);
+            } else {
+                // Only the owner stores a non-null runnext; thieves may CAS it to null
+                // concurrently, so we retry the CAS against whatever is there now.
+                do {
+                    old = runnext;
+                } while (!RUNNEXT.compareAndSet(this, old, r));
+            }
             // Opaque is enough: the thief's later CAS on runnext is what decides a steal; the
             // counter only needs to move, eventually visibly, across a 3 us back-off.
             RUNNEXT_PUTS.setOpaque(this, runnextPuts + 1);
@@ -241,8 +265,9 @@ final class RunQueue extends RunQueueL3Pad {
     Runnable get(Got out, boolean takeRunnext) {
         Runnable next = runnext;
         // If there is a runnext it is the next task to run. If the CAS fails, a thief took it;
-        // only the owner sets runnext non-null, so there is no ABA and no need to retry.
-        if (next != null && RUNNEXT.compareAndSet(this, next, null)) {
+        // only the owner sets runnext non-null, so there is no ABA and no need to retry. With
+        // one P there is no thief: a plain clear does.
+        if (next != null && (stealable ? RUNNEXT.compareAndSet(this, next, null) : clearRunnext())) {
             if (takeRunnext) {
                 out.task = next;
                 out.inheritTime = true;
