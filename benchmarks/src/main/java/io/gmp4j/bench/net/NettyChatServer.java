@@ -1,13 +1,10 @@
 package io.gmp4j.bench.net;
 
-import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.handler.codec.LineBasedFrameDecoder;
@@ -34,40 +31,21 @@ final class NettyChatServer implements BenchServer {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,20}");
     private static final int MAX_LINE = 1024;
 
-    private final EventLoopGroup group;
-    private final Channel server;
+    private final NettyServer server;
     private final ChannelGroup room = new DefaultChannelGroup("lobby", GlobalEventExecutor.INSTANCE);
     private final Set<String> nicks = ConcurrentHashMap.newKeySet();
 
-    private NettyChatServer(EventLoopGroup group) throws InterruptedException {
-        this.group = group;
-        NettyTransport t = NettyTransport.best();
-        this.server = new ServerBootstrap()
-                .group(group)
-                .channel(t.serverSocket())
-                .option(ChannelOption.SO_BACKLOG, 1024)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childHandler(new ChannelInitializer<Channel>() {
-                    @Override
-                    protected void initChannel(Channel ch) {
-                        ch.pipeline().addLast(new LineBasedFrameDecoder(MAX_LINE, true, false), new Member());
-                    }
-                })
-                .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+    private NettyChatServer(int procs) throws IOException {
+        this.server = NettyServer.bind(procs, "netty-chat", new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline().addLast(new LineBasedFrameDecoder(MAX_LINE, true, false), new Member());
+            }
+        }, b -> b);
     }
 
     static NettyChatServer start(int procs) throws IOException {
-        EventLoopGroup group = NettyTransport.best().group(procs, "netty-chat");
-        try {
-            return new NettyChatServer(group);
-        } catch (InterruptedException e) {
-            group.shutdownGracefully();
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while binding", e);
-        } catch (RuntimeException e) {
-            group.shutdownGracefully();
-            throw new IOException("cannot bind the Netty chat server: " + e.getMessage(), e);
-        }
+        return new NettyChatServer(procs);
     }
 
     private static ByteBuf line(Channel ch, String text) {
@@ -130,13 +108,12 @@ final class NettyChatServer implements BenchServer {
 
     @Override
     public InetSocketAddress address() {
-        return (InetSocketAddress) server.localAddress();
+        return server.address();
     }
 
     @Override
     public void close() {
-        server.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         room.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
-        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
+        server.close();
     }
 }

@@ -1,16 +1,11 @@
 package io.gmp4j.bench.net;
 
-import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The plain Netty echo server: one event loop group of {@code procs} threads (epoll when
@@ -19,34 +14,15 @@ import java.util.concurrent.TimeUnit;
  * (autoRead follows writability), so memory per connection stays bounded.
  */
 final class NettyEchoServer implements BenchServer {
-    private final EventLoopGroup group;
-    private final Channel server;
+    private static final Echo ECHO = new Echo();
+    private final NettyServer server;
 
-    private NettyEchoServer(EventLoopGroup group, Channel server) {
-        this.group = group;
+    private NettyEchoServer(NettyServer server) {
         this.server = server;
     }
 
     static NettyEchoServer start(int procs) throws IOException {
-        NettyTransport t = NettyTransport.best();
-        EventLoopGroup group = t.group(procs, "netty-echo");
-        try {
-            Channel ch = new ServerBootstrap()
-                    .group(group)
-                    .channel(t.serverSocket())
-                    .option(ChannelOption.SO_BACKLOG, 1024)
-                    .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childHandler(new Echo())
-                    .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
-            return new NettyEchoServer(group, ch);
-        } catch (InterruptedException e) {
-            group.shutdownGracefully();
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while binding", e);
-        } catch (RuntimeException e) {
-            group.shutdownGracefully();
-            throw new IOException("cannot bind the Netty echo server: " + e.getMessage(), e);
-        }
+        return new NettyEchoServer(NettyServer.bind(procs, "netty-echo", ECHO, b -> b));
     }
 
     /** Echoes each connection's bytes back. */
@@ -80,12 +56,11 @@ final class NettyEchoServer implements BenchServer {
 
     @Override
     public InetSocketAddress address() {
-        return (InetSocketAddress) server.localAddress();
+        return server.address();
     }
 
     @Override
     public void close() {
-        server.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
-        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
+        server.close();
     }
 }

@@ -1,7 +1,6 @@
 package io.gmp4j.bench.net;
 
 import io.netty.bootstrap.Bootstrap;
-import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -10,12 +9,10 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
 import io.netty.util.ReferenceCountUtil;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The Netty relay proxy, written the way Netty's own {@code HexDumpProxy} example writes one:
@@ -27,40 +24,20 @@ import java.util.concurrent.TimeUnit;
  * closes, the other is closed after its pending writes are flushed.
  */
 final class NettyProxyServer implements BenchServer {
-    private final EventLoopGroup group;
-    private final Channel server;
+    private final NettyServer server;
 
-    private NettyProxyServer(EventLoopGroup group, Channel server) {
-        this.group = group;
+    private NettyProxyServer(NettyServer server) {
         this.server = server;
     }
 
     static NettyProxyServer start(int procs, InetSocketAddress upstream) throws IOException {
         NettyTransport t = NettyTransport.best();
-        EventLoopGroup group = t.group(procs, "netty-proxy");
-        try {
-            Channel ch = new ServerBootstrap()
-                    .group(group)
-                    .channel(t.serverSocket())
-                    .option(ChannelOption.SO_BACKLOG, 1024)
-                    .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childOption(ChannelOption.AUTO_READ, false)
-                    .childHandler(new ChannelInitializer<>() {
-                        @Override
-                        protected void initChannel(Channel client) {
-                            client.pipeline().addLast(new ClientSide(t, upstream));
-                        }
-                    })
-                    .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
-            return new NettyProxyServer(group, ch);
-        } catch (InterruptedException e) {
-            group.shutdownGracefully();
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while binding", e);
-        } catch (RuntimeException e) {
-            group.shutdownGracefully();
-            throw new IOException("cannot bind the Netty relay proxy: " + e.getMessage(), e);
-        }
+        return new NettyProxyServer(NettyServer.bind(procs, "netty-proxy", new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel client) {
+                client.pipeline().addLast(new ClientSide(t, upstream));
+            }
+        }, b -> b.childOption(ChannelOption.AUTO_READ, false)));
     }
 
     /** A client connection: dials the upstream, then relays what the client sends to it. */
@@ -166,12 +143,11 @@ final class NettyProxyServer implements BenchServer {
 
     @Override
     public InetSocketAddress address() {
-        return (InetSocketAddress) server.localAddress();
+        return server.address();
     }
 
     @Override
     public void close() {
-        server.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
-        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
+        server.close();
     }
 }
