@@ -1,16 +1,10 @@
 package io.gmp4j.examples.chat;
 
-import io.gmp4j.GoRuntime;
-import io.gmp4j.NoUncaughtExceptions;
-import io.gmp4j.TestSupport;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -19,31 +13,14 @@ import static org.junit.jupiter.api.Assertions.*;
  * keeps its connection, the room gets every line, and the client is told exactly how many it
  * missed. Counts, never speed; no sleeps.
  */
-@ExtendWith(NoUncaughtExceptions.class)
-class ChatDropPolicyTest {
+class ChatDropPolicyTest extends ChatTestBase {
     private static final Pattern NOTICE = Pattern.compile("\\*\\*\\* (\\d+) lines dropped: you are reading too slowly");
     private static final String PAD = "x".repeat(1000);
 
-    private GoRuntime rt;
-    private ChatServer server;
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-            assertTrue(server.awaitStopped(Duration.ofSeconds(TestSupport.TIMEOUT_S)), "server stopped");
-        }
-        if (rt != null) {
-            rt.close();
-        }
-    }
-
     @Test
     void aClientThatStopsReadingStaysAndIsToldExactlyHowManyLinesItMissed() throws Exception {
-        rt = GoRuntime.builder().maxProcs(2).name("chat-drop-test").build();
-        server = ChatServer.start(rt, "127.0.0.1:0", ChatServer.Config.defaults()
+        InetSocketAddress addr = start(ChatServer.Config.defaults()
                 .withQueue(128).withMaxLine(2048).withSlowPolicy(ChatServer.SlowPolicy.DROP));
-        InetSocketAddress addr = server.address();
         ChatClient slow = new ChatClient(addr, 4096);
         slow.await("*** choose a nickname:"::equals);
         slow.send("slow");
@@ -126,8 +103,7 @@ class ChatDropPolicyTest {
 
     @Test
     void droppedForAnUnknownNickIsAClearError() throws Exception {
-        rt = GoRuntime.builder().maxProcs(2).name("chat-drop-test").build();
-        server = ChatServer.start(rt, "127.0.0.1:0", ChatServer.Config.defaults().withSlowPolicy(ChatServer.SlowPolicy.DROP));
+        start(ChatServer.Config.defaults().withSlowPolicy(ChatServer.SlowPolicy.DROP));
         try (ChatClient a = ChatClient.login(server.address(), "a")) {
             assertEquals(0, server.droppedFor("a"));
             assertEquals(0, server.droppedFor("A"), "nicknames ignore case");

@@ -1,7 +1,5 @@
 package io.gmp4j.examples.chat;
 
-import io.gmp4j.GoRuntime;
-import io.gmp4j.NoUncaughtExceptions;
 import io.gmp4j.TestSupport;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -15,9 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -25,28 +21,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * The chat server end to end over loopback TCP, with plain blocking socket clients. No sleeps:
  * every wait is for a specific line, with a read timeout only as a safety net.
  */
-@ExtendWith(NoUncaughtExceptions.class)
-class ChatServerTest {
-    private GoRuntime rt;
-    private ChatServer server;
-
-    private InetSocketAddress start(ChatServer.Config cfg) throws IOException {
-        rt = GoRuntime.builder().maxProcs(2).name("chat-test").build();
-        server = ChatServer.start(rt, "127.0.0.1:0", cfg);
-        return server.address();
-    }
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-            assertTrue(server.awaitStopped(Duration.ofSeconds(TestSupport.TIMEOUT_S)), "server stopped");
-        }
-        if (rt != null) {
-            rt.close();
-        }
-    }
-
+class ChatServerTest extends ChatTestBase {
     /** N clients in 3 rooms each send M lines: each lands exactly once at each member of its room, nowhere else. */
     @Test
     void everyMessageReachesEveryMemberOfItsRoomExactlyOnceAndNoOtherRoom() throws Exception {
