@@ -491,10 +491,15 @@ public final class Scheduler implements Executor, AutoCloseable {
             g.ready();
             return;
         }
+        withoutWakep(m, g::ready);
+    }
+
+    /** Runs {@code ready} (which makes a task runnable on this M's P) with {@code wakep} off. */
+    private static void withoutWakep(M m, Runnable ready) {
         boolean was = m.noWakep;
         m.noWakep = true;
         try {
-            g.ready();
+            ready.run();
         } finally {
             m.noWakep = was;
         }
@@ -1396,12 +1401,6 @@ public final class Scheduler implements Executor, AutoCloseable {
         }
     }
 
-    /**
-     * True when a plain task running on an M of a runtime should return and give way: its P has
-     * a preemption request from sysmon, or its M lost the P. For tasks that are not goroutines
-     * (behaviour actors) and so have no safe point: they check this between units of work and
-     * re-submit themselves. False on threads that are not Ms.
-     */
     /** The plain task the calling M is running (a behaviour actor's mailbox task), or null. */
     public static Runnable currentTask() {
         M m = Carrier.currentM();
@@ -1420,6 +1419,9 @@ public final class Scheduler implements Executor, AutoCloseable {
         if (m != null && m.sched == this && m.curTask != null && !life.closed) {
             P p = ownerEnter(m);
             if (p != null) {
+                // Straight to runnext rather than through execute with wakep off (readyHere's
+                // way): this is every actor hand-off's path, and execute's other checks do not
+                // apply to a task handed over by the running one.
                 boolean alone = p.runq.isEmpty();
                 runqput(p, task, true);
                 ownerExit(m, p);
@@ -1432,6 +1434,12 @@ public final class Scheduler implements Executor, AutoCloseable {
         execute(task);
     }
 
+    /**
+     * True when a plain task running on an M of a runtime should return and give way: its P has
+     * a preemption request from sysmon, or its M lost the P. For tasks that are not goroutines
+     * (behaviour actors) and so have no safe point: they check this between units of work and
+     * re-submit themselves. False on threads that are not Ms.
+     */
     public static boolean preemptRequested() {
         M m = Carrier.currentM();
         if (m == null) {
