@@ -51,10 +51,10 @@ import java.util.function.Consumer;
  * Netty echo server, and direct, the echo server without a proxy), where each (impl, procs)
  * starts its server processes ({@link ServerChain}: {@link io.gmp4j.bench.net.ServerMain} or the
  * Go binary's server mode), then the load client ({@link io.gmp4j.bench.net.LoadClient}, JVM flags
- * {@code -Xms1g -Xmx1g -XX:+UseParallelGC}, the same for every server) in a process of its own,
+ * {@code -Xms1g -Xmx1g -XX:+UseParallelGC -XX:+AlwaysPreTouch}, the same for every server) in a process of its own,
  * which reads the server's CPU time at its measurement windows' edges; the repetitions are
  * windows of {@code --window-ms}. Each
- * child JVM gets {@code <gmp4j.jvmFlags> -Xms2g -Xmx2g -XX:+UseParallelGC}
+ * child JVM gets {@code <gmp4j.jvmFlags> -Xms2g -Xmx2g -XX:+UseParallelGC -XX:+AlwaysPreTouch}
  * plus the implementation's knob: gmp4j {@code -Dgmp4j.maxprocs=N}; jdk
  * {@code -Djdk.virtualThreadScheduler.parallelism=N -Djdk.virtualThreadScheduler.maxPoolSize=N};
  * jox the jdk flags and, at N=1, {@code -XX:ActiveProcessorCount=1} too (Jox sizes its spinning
@@ -83,9 +83,16 @@ public final class BenchMain {
     static final String DEFAULT_JVM_FLAGS =
             "--add-opens java.base/java.lang=ALL-UNNAMED --enable-native-access=ALL-UNNAMED "
                     + "--sun-misc-unsafe-memory-access=allow";
-    static final List<String> CHILD_JVM_FLAGS = List.of("-Xms2g", "-Xmx2g", "-XX:+UseParallelGC");
+    /**
+     * Every child JVM's heap. {@code -XX:+AlwaysPreTouch} faults the heap in at start: without
+     * it the first pass of allocation through a fresh 2 GiB heap takes a page fault per 4 KiB
+     * (a virtual thread's first freeze allocates its stack chunk there), which made a run's first
+     * seconds 2-3x slower than the rest and serialised the procs-2 runs on the kernel's mm lock
+     * ("bimodal" fib: 24 ms before the heap had been touched once, 9 ms after).
+     */
+    static final List<String> CHILD_JVM_FLAGS = List.of("-Xms2g", "-Xmx2g", "-XX:+UseParallelGC", "-XX:+AlwaysPreTouch");
     /** The network benchmarks' load client JVM (the servers get {@link #CHILD_JVM_FLAGS}). */
-    static final List<String> CLIENT_JVM_FLAGS = List.of("-Xms1g", "-Xmx1g", "-XX:+UseParallelGC");
+    static final List<String> CLIENT_JVM_FLAGS = List.of("-Xms1g", "-Xmx1g", "-XX:+UseParallelGC", "-XX:+AlwaysPreTouch");
 
     /** One figure a child reported. */
     record Result(String bench, String impl, int procs, double value, String unit, String samples) {
