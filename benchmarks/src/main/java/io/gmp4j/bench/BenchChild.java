@@ -286,6 +286,8 @@ public final class BenchChild {
                             () -> Floor.switchLockSupport(d::start, SWITCH_ROUNDS)), 2.0 * SWITCH_ROUNDS), "ns/op");
                     printResult("floor-spawn", impl, procs, perOp(measure(ctx, warmup, measured,
                             () -> Floor.spawn(ctx.spawner())), Bodies.SPAWN_N), "ns/op");
+                    printResult("floor-skynet", impl, procs, perOp(measure(ctx, warmup, measured,
+                            () -> Floor.skynet(ctx.spawner())), 1e6), "ms");
                 }
             }
             case "gmp4j" -> {

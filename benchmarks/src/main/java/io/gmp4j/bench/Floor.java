@@ -85,6 +85,16 @@ public final class Floor {
     }
 
     /**
+     * Runs the {@code skynet} benchmark's body (1,000,000 leaves) with {@code s} and returns the
+     * elapsed nanoseconds: on the bare hook, what skynet costs with no scheduler behind it.
+     */
+    public static long skynet(Spawner s) {
+        long t0 = System.nanoTime();
+        Bodies.verify("skynet", Bodies.skynet(s, Bodies.SKYNET_SIZE, Bodies.SKYNET_DIV), Bodies.SKYNET_EXPECTED);
+        return System.nanoTime() - t0;
+    }
+
+    /**
      * Submits {@code n} trivial plain tasks with {@code sched.execute} from the calling goroutine,
      * in batches of {@code batch} (each batch waits until its tasks ran: the last one unparks the
      * caller, so one park/unpark is amortised over a batch).
