@@ -156,13 +156,18 @@ final class ProcLoop {
     /** A task was handed to the loop: make sure a turn runs it. Any thread. */
     void want() {
         dirty = true;
-        wake();
+        if (state.get() == IDLE && state.compareAndSet(IDLE, QUEUED)) {
+            // From a goroutine that handed the loop a task (a write, a read request): onto the
+            // tail of its P's queue, so that every goroutine runnable there hands over its task
+            // first and one turn sends them all. Runnext would run a turn per write.
+            poller.sched.readyAfterRunnable(g);
+        }
     }
 
     private boolean wake() {
         if (state.get() == IDLE && state.compareAndSet(IDLE, QUEUED)) {
-            // From the M in findRunnable, which runs it next, or from a goroutine that parks for
-            // the I/O it just handed over: into that P's runnext, without starting an M for it.
+            // From the M in findRunnable (or sysmon), which has nothing else to run: into that
+            // P's runnext, without starting an M for it.
             poller.sched.readyHere(g);
             return true;
         }

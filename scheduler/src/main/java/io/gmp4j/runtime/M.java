@@ -34,6 +34,8 @@ final class M extends Thread {
      * to spin and find nothing.
      */
     boolean noWakep;
+    /** Set by {@code readyAfterRunnable}: a goroutine readied from this M goes to the local tail, not runnext. */
+    boolean readyToTail;
     /**
      * Go's m.locks: while above zero the goroutine on this M holds a runtime-internal spin lock
      * that an M may need, so safe points do not yield it. Written only by the goroutine running

@@ -403,8 +403,9 @@ public final class Scheduler implements Executor, AutoCloseable {
             }
             P p = ownerEnter(m);
             if (p != null) {
-                // Go's ready()/newproc: the woken goroutine runs next on this P.
-                runqput(p, task, true);
+                // Go's ready()/newproc: the woken goroutine runs next on this P (or, asked by
+                // readyAfterRunnable, after the goroutines already runnable here).
+                runqput(p, task, !m.readyToTail);
                 ownerExit(m, p);
                 if (!m.noWakep) {
                     wakep();
@@ -492,6 +493,28 @@ public final class Scheduler implements Executor, AutoCloseable {
             return;
         }
         withoutWakep(m, g::ready);
+    }
+
+    /**
+     * {@link G#ready} onto the tail of this P's local queue, without {@code wakep}: {@code g}
+     * runs after every goroutine already runnable here. For a per-P poll goroutine wanted by a
+     * goroutine that just handed the loop a write: the other runnable goroutines hand theirs
+     * over first, and one turn of the loop sends them all (one poll, one switch, not one per
+     * write). Elsewhere (not on an M of this runtime) it is a plain ready.
+     */
+    public void readyAfterRunnable(G g) {
+        M m = Carrier.currentM();
+        if (m == null || m.sched != this) {
+            g.ready();
+            return;
+        }
+        boolean was = m.readyToTail;
+        m.readyToTail = true;
+        try {
+            withoutWakep(m, g::ready);
+        } finally {
+            m.readyToTail = was;
+        }
     }
 
     /** Runs {@code ready} (which makes a task runnable on this M's P) with {@code wakep} off. */
