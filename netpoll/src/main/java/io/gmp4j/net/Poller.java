@@ -94,9 +94,9 @@ abstract class Poller implements NetpollThread {
         return p;
     }
 
-    /** {@code -Dgmp4j.netpoll}: {@code thread} (the default) or {@code perp}. */
+    /** {@code -Dgmp4j.netpoll}: {@code perp} (the default) or {@code thread}. */
     static boolean perP() {
-        String mode = System.getProperty("gmp4j.netpoll", "thread").toLowerCase(Locale.ROOT);
+        String mode = System.getProperty("gmp4j.netpoll", "perp").toLowerCase(Locale.ROOT);
         return switch (mode) {
             case "thread" -> false;
             case "perp" -> true;

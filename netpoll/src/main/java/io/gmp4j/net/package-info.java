@@ -27,20 +27,25 @@
  * epoll {@code IoHandler} when the native transport loads, NIO otherwise (the stats say which:
  * {@code netpoll=[epoll ...]}):
  * <ul>
- *   <li>{@code thread} (the default, option (a)): a platform thread without a P (like sysmon)
+ *   <li>{@code thread} (option (a)): a platform thread without a P (like sysmon)
  *       owns one loop and blocks in it;</li>
- *   <li>{@code perp} (option (b)): one loop per P, each owned by a poll goroutine (a loop
+ *   <li>{@code perp} (the default, option (b)): one loop per P, each owned by a poll goroutine (a loop
  *       answers to one thread for life, so its owner is a goroutine that any M can run). The
  *       scheduler readies a loop's poll goroutine where Go calls {@code netpoll}: before
  *       stealing (non-blocking), from an M that found nothing to do (which then blocks in the
  *       loop inside a syscall that hands its P off), and from sysmon after 10 ms without a poll;
  *       the polling M runs the first goroutine readied itself.</li>
  * </ul>
- * Measured on this 2-core VM with the echo benchmark (client and server sharing the cores,
- * procs 2, alternating runs): per-P loops serve one connection 1.4-2.2x faster (17-18k vs
- * 9-12k req/s, p99 190 vs 270-1000 µs) but 16 and 256 connections 0.5-0.95x as fast (13-21k vs
- * 28k, 38-43k vs 42-46k req/s), where every empty run queue costs a poll goroutine switch and
- * an {@code epoll_wait}; so the thread stays the default.
+ * Measured on this 2-core VM (client and server sharing the cores, procs 2, one
+ * {@code ./gmp4j bench} run per mode, 2026-11-30): per-P loops serve 256 echo connections
+ * 1.4-1.5x faster than the thread (60-68k vs 40-45k req/s, 15-18 vs 23 µs of server CPU per
+ * request), 16 connections 1.1x (39k vs 34-36k), bulk transfer 1.7x (1,210 vs 704 MB/s) and
+ * the chat fan-out 1.05x; one connection 0.8-0.9x (9.2k vs 10.4-11.6k req/s), where each
+ * request waits in an idle M's blocking poll and its P's hand-off. So the loops per P are the
+ * default. What made them win: a goroutine that hands its loop a write readies the poll
+ * goroutine at the tail of its P's queue ({@code Scheduler.readyAfterRunnable}), so every
+ * runnable goroutine's write goes out in one turn; before that, each write ran a turn of its own
+ * (a switch and an {@code epoll_wait} per request) and the thread was faster at 16 and 256.
  *
  * <p>Readiness enters the scheduler as Go's netpoll does: the goroutines readied during one
  * event-loop turn are injected as one batch ({@code Scheduler.injectglist}: to the global

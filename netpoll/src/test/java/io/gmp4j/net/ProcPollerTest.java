@@ -11,8 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The per-P loops ({@code -Dgmp4j.netpoll=perp}; the surefire execution {@code perp-loops} runs
- * this class and the other network tests in that mode): accepted connections spread over the
+ * The per-P loops (the default, {@code -Dgmp4j.netpoll=perp}; the surefire execution
+ * {@code thread-poller} runs the other network tests again with the poller thread): accepted connections spread over the
  * loops, every loop's poll goroutine serves them, and an idle runtime leaves its Ms blocked in
  * the loops rather than sleeping (so a read on any loop is answered without sysmon's help).
  */
