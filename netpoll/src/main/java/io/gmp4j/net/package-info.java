@@ -40,9 +40,11 @@
  * {@code ./gmp4j bench} run per mode, 2026-11-30): per-P loops serve 256 echo connections
  * 1.4-1.5x faster than the thread (60-68k vs 40-45k req/s, 15-18 vs 23 µs of server CPU per
  * request), 16 connections 1.1x (39k vs 34-36k), bulk transfer 1.7x (1,210 vs 704 MB/s) and
- * the chat fan-out 1.05x; one connection 0.8-0.9x (9.2k vs 10.4-11.6k req/s), where each
- * request waits in an idle M's blocking poll and its P's hand-off. So the loops per P are the
- * default. What made them win: a goroutine that hands its loop a write readies the poll
+ * the chat fan-out 1.05-1.6x, and one connection 1.7-1.9x (20.5-22.5k vs 11.7-12.5k req/s,
+ * alternating runs, p99 110-150 vs 170 µs). The proxy is the exception: the same throughput at
+ * 16 connections but a p99 of 6.1 ms against 2.8 ms (a copy goroutine's write waits for its
+ * loop's next turn behind the other runnable goroutines). So the loops per P are the default.
+ * What made them win: a goroutine that hands its loop a write readies the poll
  * goroutine at the tail of its P's queue ({@code Scheduler.readyAfterRunnable}), so every
  * runnable goroutine's write goes out in one turn; before that, each write ran a turn of its own
  * (a switch and an {@code epoll_wait} per request) and the thread was faster at 16 and 256.
