@@ -77,7 +77,13 @@ final class Syscalls {
             pp.srStatus(P.pack(m.epoch, P.USER));
             return;
         }
-        // No P: queue the goroutine globally; the M stops once the yield unmounts it.
+        // No P: queue the goroutine globally; the M stops once the yield unmounts it. A poll
+        // goroutine back from a blocking turn first hands over what its turn readied, as Go's
+        // findRunnable injects netpoll's list even when it finds no P: they must not wait until
+        // this goroutine gets a P again (up to a busy P's 61st tick).
+        if (m.batchThread == Thread.currentThread() && m.batch != null) {
+            s.injectglist(m.batch);
+        }
         m.goschedGlobal = true;
         Thread.yield();
     }
