@@ -100,4 +100,57 @@ class RunnextTest {
             Assumptions.abort("sysmon preempted every attempt: the machine is too busy to observe the order");
         }
     }
+
+    /**
+     * {@code Scheduler.readyAfterRunnable} (how a goroutine that hands a per-P netpoll loop a
+     * write readies the loop's poll goroutine) queues behind the goroutines already runnable on
+     * the P; a plain {@code ready} takes runnext and runs first.
+     */
+    @Test
+    void readyAfterRunnableRunsAfterTheGoroutinesAlreadyRunnable() {
+        assertEquals(List.of("C", "B", "D"), runOrder(true));
+        assertEquals(List.of("D", "B", "C"), runOrder(false));
+    }
+
+    /** With one P: D parks; B and C are spawned (C in runnext, B in the ring); then D is readied. */
+    private static List<String> runOrder(boolean afterRunnable) {
+        try (GoRuntime rt = GoRuntime.builder().maxProcs(1).goroutineRegistry(true).name("ready-tail").build()) {
+            List<String> order = Collections.synchronizedList(new ArrayList<>());
+            CountDownLatch done = new CountDownLatch(1);
+            rt.go(() -> {
+                CountDownLatch parking = new CountDownLatch(1);
+                CountDownLatch all = new CountDownLatch(3);
+                G[] d = new G[1];
+                Go.go(() -> {
+                    d[0] = G.current();
+                    parking.countDown(); // readies the spawner; it runs once D is off the P
+                    d[0].park("test");
+                    order.add("D");
+                    all.countDown();
+                });
+                try {
+                    parking.await();
+                    Go.go(() -> {
+                        order.add("B");
+                        all.countDown();
+                    });
+                    Go.go(() -> {
+                        order.add("C");
+                        all.countDown();
+                    });
+                    if (afterRunnable) {
+                        rt.scheduler().readyAfterRunnable(d[0]);
+                    } else {
+                        d[0].ready();
+                    }
+                    all.await();
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+                done.countDown();
+            });
+            TestSupport.await(done, () -> "order so far " + order + "; " + rt.stats());
+            return List.copyOf(order);
+        }
+    }
 }
