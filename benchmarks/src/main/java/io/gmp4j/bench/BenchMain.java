@@ -31,7 +31,7 @@ import java.util.function.Consumer;
  *
  * <pre>
  * java $FLAGS -Dgmp4j.java=&lt;java&gt; -Dgmp4j.jvmFlags="&lt;flags&gt;" -cp &lt;cp&gt; io.gmp4j.bench.BenchMain \
- *      [name...] [--procs 1,2] [--impls gmp4j,jdk,go] [--json] [--reps N] [--warmup N] [--quick] [--timeout S]
+ *      [name...] [--procs 1,2] [--impls gmp4j,jdk,go] [--json] [--reps N] [--warmup N] [--rounds N] [--quick] [--timeout S]
  *      [--window-ms MS]
  * </pre>
  *
@@ -110,6 +110,8 @@ public final class BenchMain {
         boolean quick;
         int reps = -1;
         int warmup = -1;
+        /** Rounds over the implementations, alternating; a figure is the median of the rounds'. */
+        int rounds = 1;
         long windowMillis = -1;
         long timeoutSeconds = 600;
 
@@ -190,6 +192,7 @@ public final class BenchMain {
                   --json    JSON lines instead of a table
                   --reps    measured repetitions (default 5, --quick 3); value = median
                   --warmup  warm-up repetitions (default 3, --quick 1)
+                  --rounds  run every implementation N times, alternating (default 1); value = median of the rounds
                   --window-ms  network benchmarks: one repetition is a window this long (default 1000, --quick 500)
                   --timeout per-child watchdog in seconds (default 600)
                   system properties: -Dgmp4j.java (child java), -Dgmp4j.jvmFlags (child JVM flags),
@@ -216,6 +219,7 @@ public final class BenchMain {
                 }
                 case "--reps" -> o.reps = positive(value(args, ++i, a), a, 1);
                 case "--warmup" -> o.warmup = positive(value(args, ++i, a), a, 0);
+                case "--rounds" -> o.rounds = positive(value(args, ++i, a), a, 1);
                 case "--window-ms" -> o.windowMillis = positive(value(args, ++i, a), a, 1);
                 case "--timeout" -> o.timeoutSeconds = positive(value(args, ++i, a), a, 1);
                 case "-h", "--help", "help" -> {
@@ -294,49 +298,51 @@ public final class BenchMain {
             }
             for (int procs : procsList) {
                 String reps = opt.repsFor(bench);
-                for (String impl : opt.impls) {
-                    if (NetBench.isNet(bench)) {
-                        if (NetBench.impls(bench).contains(impl) && (!impl.equals("go") || goBinary != null)) {
-                            runNet(bench, impl, procs, reps, launcher);
-                        }
-                        continue;
-                    }
-                    if (impl.equals("netty") || impl.equals("vertx")) {
-                        continue; // the network benchmarks only
-                    }
-                    if (impl.equals("direct") && !bench.equals("floor")) {
-                        continue; // the bare custom-scheduler hook: a cost floor only
-                    }
-                    boolean savina = BenchChild.SAVINA.contains(bench);
-                    if (impl.equals("jox") && !CHAN_BENCHES.contains(bench)) {
-                        continue; // Jox is a channel library: it has nothing to say on spawn etc.
-                    }
-                    if (impl.equals("pekko") && !savina) {
-                        continue; // Pekko runs the actor benchmarks only
-                    }
-                    if (savina && impl.equals("go")) {
-                        continue; // no Go version of the actor benchmarks
-                    }
-                    if (impl.equals("jdk") && bench.equals("select")) {
-                        continue; // java.util.concurrent has no select
-                    }
-                    if (impl.equals("go")) {
-                        if (bench.equals("floor") || goBinary == null) {
+                for (int round = 0; round < opt.rounds; round++) {
+                    for (String impl : opt.impls) {
+                        if (NetBench.isNet(bench)) {
+                            if (NetBench.impls(bench).contains(impl) && (!impl.equals("go") || goBinary != null)) {
+                                runNet(bench, impl, procs, reps, launcher);
+                            }
                             continue;
                         }
-                        List<String> cmd = List.of(goBinary.toString(), bench, reps);
-                        runChild(bench, impl, procs, cmd, Map.of("GOMAXPROCS", Integer.toString(procs),
-                                "GMP4J_BENCH_QUICK", opt.quick ? "1" : ""));
-                        continue;
+                        if (impl.equals("netty") || impl.equals("vertx")) {
+                            continue; // the network benchmarks only
+                        }
+                        if (impl.equals("direct") && !bench.equals("floor")) {
+                            continue; // the bare custom-scheduler hook: a cost floor only
+                        }
+                        boolean savina = BenchChild.SAVINA.contains(bench);
+                        if (impl.equals("jox") && !CHAN_BENCHES.contains(bench)) {
+                            continue; // Jox is a channel library: it has nothing to say on spawn etc.
+                        }
+                        if (impl.equals("pekko") && !savina) {
+                            continue; // Pekko runs the actor benchmarks only
+                        }
+                        if (savina && impl.equals("go")) {
+                            continue; // no Go version of the actor benchmarks
+                        }
+                        if (impl.equals("jdk") && bench.equals("select")) {
+                            continue; // java.util.concurrent has no select
+                        }
+                        if (impl.equals("go")) {
+                            if (bench.equals("floor") || goBinary == null) {
+                                continue;
+                            }
+                            List<String> cmd = List.of(goBinary.toString(), bench, reps);
+                            runChild(bench, impl, procs, cmd, Map.of("GOMAXPROCS", Integer.toString(procs),
+                                    "GMP4J_BENCH_QUICK", opt.quick ? "1" : ""));
+                            continue;
+                        }
+                        List<String> cmd = childJvm(java, jvmFlags, impl, procs, childFlags);
+                        cmd.add("-Dgmp4j.bench.timeout=" + opt.timeoutSeconds);
+                        if (opt.quick) {
+                            cmd.add("-Dgmp4j.bench.quick=true"); // smaller threadring
+                        }
+                        cmd.addAll(List.of("-cp", cp, BenchChild.class.getName(), bench, impl,
+                                Integer.toString(procs), reps));
+                        runChild(bench, impl, procs, cmd, Map.of());
                     }
-                    List<String> cmd = childJvm(java, jvmFlags, impl, procs, childFlags);
-                    cmd.add("-Dgmp4j.bench.timeout=" + opt.timeoutSeconds);
-                    if (opt.quick) {
-                        cmd.add("-Dgmp4j.bench.quick=true"); // smaller threadring
-                    }
-                    cmd.addAll(List.of("-cp", cp, BenchChild.class.getName(), bench, impl,
-                            Integer.toString(procs), reps));
-                    runChild(bench, impl, procs, cmd, Map.of());
                 }
             }
         }
@@ -477,12 +483,36 @@ public final class BenchMain {
             results.add(r);
             System.err.println("gmp4j bench:   " + r.bench() + " " + r.impl() + " procs=" + r.procs() + ": "
                     + BenchChild.fmt(r.value()) + " " + r.unit() + " (samples " + r.samples() + ")");
-            if (opt.json) {
-                System.out.println("{\"bench\":\"" + r.bench() + "\",\"impl\":\"" + r.impl() + "\",\"procs\":"
-                        + r.procs() + ",\"value\":" + BenchChild.fmt(r.value()) + ",\"unit\":\"" + r.unit() + "\"}");
-                System.out.flush();
+            if (opt.json && opt.rounds == 1) {
+                printJson(r);
             }
         }
+    }
+
+    private static void printJson(Result r) {
+        System.out.println("{\"bench\":\"" + r.bench() + "\",\"impl\":\"" + r.impl() + "\",\"procs\":"
+                + r.procs() + ",\"value\":" + BenchChild.fmt(r.value()) + ",\"unit\":\"" + r.unit() + "\"}");
+        System.out.flush();
+    }
+
+    /**
+     * With {@code --rounds N > 1}: each (bench, impl, procs, unit) ran N times, the
+     * implementations alternating within each round, so a slow minute on a shared machine hits
+     * them alike. The figure is the median of the rounds' medians; its samples are those.
+     */
+    static List<Result> mergeRounds(List<Result> all) {
+        Map<List<Object>, List<Result>> groups = new java.util.LinkedHashMap<>();
+        for (Result r : all) {
+            groups.computeIfAbsent(List.of(r.bench(), r.impl(), r.procs(), r.unit()), k -> new ArrayList<>()).add(r);
+        }
+        List<Result> out = new ArrayList<>();
+        for (List<Result> g : groups.values()) {
+            Result first = g.getFirst();
+            List<Double> values = g.stream().map(Result::value).toList();
+            String samples = String.join(",", values.stream().map(BenchChild::fmt).toList());
+            out.add(new Result(first.bench(), first.impl(), first.procs(), BenchChild.median(values), first.unit(), samples));
+        }
+        return out;
     }
 
     private void fail(String bench, String impl, int procs, String message, List<String> cmd, Deque<String> tail) {
@@ -656,6 +686,19 @@ public final class BenchMain {
     // =====================================================================================
 
     private void report() {
+        if (opt.rounds > 1) {
+            List<Result> merged = mergeRounds(results);
+            results.clear();
+            results.addAll(merged);
+            for (Result r : results) {
+                System.err.println("gmp4j bench: " + r.bench() + " " + r.impl() + " procs=" + r.procs() + ": "
+                        + BenchChild.fmt(r.value()) + " " + r.unit() + " (median of " + opt.rounds + " rounds: "
+                        + r.samples() + ")");
+                if (opt.json) {
+                    printJson(r);
+                }
+            }
+        }
         if (!opt.json) {
             printTable();
         }

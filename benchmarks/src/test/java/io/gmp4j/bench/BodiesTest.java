@@ -80,4 +80,23 @@ class BodiesTest {
         assertThrows(IllegalArgumentException.class, () -> BenchMain.parse(new String[]{"nosuch"}));
         assertThrows(IllegalArgumentException.class, () -> BenchMain.parseResult("@result bench=x"));
     }
+
+    @Test
+    void roundsAlternateAndTheFigureIsTheMedianOfTheRounds() {
+        assertEquals(3, BenchMain.parse(new String[]{"echo-c16", "--rounds", "3"}).rounds);
+        assertEquals(1, BenchMain.parse(new String[]{"echo-c16"}).rounds);
+        assertThrows(IllegalArgumentException.class, () -> BenchMain.parse(new String[]{"echo-c16", "--rounds", "0"}));
+        List<BenchMain.Result> merged = BenchMain.mergeRounds(List.of(
+                new BenchMain.Result("echo-c16", "gmp4j", 2, 40.0, "req/s", ""),
+                new BenchMain.Result("echo-c16", "netty", 2, 70.0, "req/s", ""),
+                new BenchMain.Result("echo-c16", "gmp4j", 2, 55.0, "req/s", ""),
+                new BenchMain.Result("echo-c16", "netty", 2, 74.0, "req/s", ""),
+                new BenchMain.Result("echo-c16", "gmp4j", 2, 46.0, "req/s", ""),
+                new BenchMain.Result("echo-c16", "netty", 2, 69.0, "req/s", "")));
+        assertEquals(2, merged.size());
+        assertEquals("gmp4j", merged.get(0).impl());
+        assertEquals(46.0, merged.get(0).value(), 1e-9);
+        assertEquals(70.0, merged.get(1).value(), 1e-9);
+        assertEquals("40.000,55.000,46.000", merged.get(0).samples());
+    }
 }
