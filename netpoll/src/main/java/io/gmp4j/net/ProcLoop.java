@@ -156,19 +156,27 @@ final class ProcLoop {
     /** A task was handed to the loop: make sure a turn runs it. Any thread. */
     void want() {
         dirty = true;
-        if (state.get() == IDLE && state.compareAndSet(IDLE, QUEUED)) {
-            // From a goroutine that handed the loop a task (a write, a read request): onto the
-            // tail of its P's queue, so that every goroutine runnable there hands over its task
-            // first and one turn sends them all. Runnext would run a turn per write.
-            poller.sched.readyAfterRunnable(g);
-        }
+        wake(true);
     }
 
     private boolean wake() {
+        return wake(false);
+    }
+
+    /**
+     * Readies the parked poll goroutine, once per park (IDLE -> QUEUED). {@code afterRunnable}:
+     * from a goroutine that handed the loop a task (a write, a read request), onto the tail of
+     * its P's queue, so every goroutine runnable there hands over its task first and one turn
+     * sends them all (runnext would run a turn per write). Otherwise from the M in findRunnable
+     * (or sysmon), which has nothing else to run: into runnext. Neither starts an M for it.
+     */
+    private boolean wake(boolean afterRunnable) {
         if (state.get() == IDLE && state.compareAndSet(IDLE, QUEUED)) {
-            // From the M in findRunnable (or sysmon), which has nothing else to run: into that
-            // P's runnext, without starting an M for it.
-            poller.sched.readyHere(g);
+            if (afterRunnable) {
+                poller.sched.readyAfterRunnable(g);
+            } else {
+                poller.sched.readyHere(g);
+            }
             return true;
         }
         return false;

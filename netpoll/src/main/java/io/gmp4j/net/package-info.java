@@ -42,8 +42,8 @@
  * request), 16 connections 1.1x (39k vs 34-36k), bulk transfer 1.7x (1,210 vs 704 MB/s) and
  * the chat fan-out 1.05-1.6x, and one connection 1.7-1.9x (20.5-22.5k vs 11.7-12.5k req/s,
  * alternating runs, p99 110-150 vs 170 µs). The proxy is the exception: the same throughput at
- * 16 connections but a p99 of 6.1 ms against 2.8 ms (a copy goroutine's write waits for its
- * loop's next turn behind the other runnable goroutines). So the loops per P are the default.
+ * 16 connections but a p99 of 6.1 ms against 2.8 ms (cause not found yet). So the loops per P
+ * are the default.
  * What made them win: a goroutine that hands its loop a write readies the poll
  * goroutine at the tail of its P's queue ({@code Scheduler.readyAfterRunnable}), so every
  * runnable goroutine's write goes out in one turn; before that, each write ran a turn of its own

@@ -28,14 +28,18 @@ final class M extends Thread {
     Runnable curTask;
     /** Set by Go.gosched() and preemption: the yielding goroutine goes to the global queue. */
     boolean goschedGlobal;
+    /** {@link #readyMode}: Go's ready, into runnext, with {@code wakep}. */
+    static final int READY_NEXT = 0;
+    /** {@link #readyMode}: into runnext without {@code wakep} ({@link Scheduler#readyHere}). */
+    static final int READY_HERE = 1;
+    /** {@link #readyMode}: onto the local queue's tail without {@code wakep} ({@link Scheduler#readyAfterRunnable}). */
+    static final int READY_TAIL = 2;
     /**
-     * Set around a ready whose goroutine this M will run next anyway (a per-P poll goroutine,
-     * {@link Scheduler#readyHere}): its execute skips {@code wakep}, which would only start an M
-     * to spin and find nothing.
+     * Where {@code execute} puts a goroutine that this M's goroutine readies. Set only around a
+     * ready of a per-P poll goroutine, which this M runs anyway (so {@code wakep} would only start
+     * an M to spin and find nothing); {@link #READY_NEXT} otherwise.
      */
-    boolean noWakep;
-    /** Set by {@code readyAfterRunnable}: a goroutine readied from this M goes to the local tail, not runnext. */
-    boolean readyToTail;
+    int readyMode;
     /**
      * Go's m.locks: while above zero the goroutine on this M holds a runtime-internal spin lock
      * that an M may need, so safe points do not yield it. Written only by the goroutine running

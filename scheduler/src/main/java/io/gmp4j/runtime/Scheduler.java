@@ -405,9 +405,10 @@ public final class Scheduler implements Executor, AutoCloseable {
             if (p != null) {
                 // Go's ready()/newproc: the woken goroutine runs next on this P (or, asked by
                 // readyAfterRunnable, after the goroutines already runnable here).
-                runqput(p, task, !m.readyToTail);
+                int mode = m.readyMode;
+                runqput(p, task, mode != M.READY_TAIL);
                 ownerExit(m, p);
-                if (!m.noWakep) {
+                if (mode == M.READY_NEXT) {
                     wakep();
                 }
                 return;
@@ -487,12 +488,7 @@ public final class Scheduler implements Executor, AutoCloseable {
      * to spin for it. Elsewhere (not on an M of this runtime) it is a plain ready.
      */
     public void readyHere(G g) {
-        M m = Carrier.currentM();
-        if (m == null || m.sched != this) {
-            g.ready();
-            return;
-        }
-        withoutWakep(m, g::ready);
+        readyAs(g, M.READY_HERE);
     }
 
     /**
@@ -503,28 +499,22 @@ public final class Scheduler implements Executor, AutoCloseable {
      * write). Elsewhere (not on an M of this runtime) it is a plain ready.
      */
     public void readyAfterRunnable(G g) {
+        readyAs(g, M.READY_TAIL);
+    }
+
+    /** {@code g.ready()} with this M's {@link M#readyMode} set to {@code mode} for its execute. */
+    private void readyAs(G g, int mode) {
         M m = Carrier.currentM();
         if (m == null || m.sched != this) {
             g.ready();
             return;
         }
-        boolean was = m.readyToTail;
-        m.readyToTail = true;
+        int was = m.readyMode;
+        m.readyMode = mode;
         try {
-            withoutWakep(m, g::ready);
+            g.ready();
         } finally {
-            m.readyToTail = was;
-        }
-    }
-
-    /** Runs {@code ready} (which makes a task runnable on this M's P) with {@code wakep} off. */
-    private static void withoutWakep(M m, Runnable ready) {
-        boolean was = m.noWakep;
-        m.noWakep = true;
-        try {
-            ready.run();
-        } finally {
-            m.noWakep = was;
+            m.readyMode = was;
         }
     }
 
