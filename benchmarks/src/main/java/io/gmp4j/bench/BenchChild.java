@@ -91,6 +91,10 @@ public final class BenchChild {
     }
 
     private static void runMacro(String bench, String impl, int procs, int warmup, int measured) {
+        if (impl.equals("direct")) {
+            runParallelFloor(bench, procs, warmup, measured);
+            return;
+        }
         try (BenchContext ctx = BenchContext.of(impl, procs)) {
             if (ctx instanceof BenchContext.Gmp4j g) {
                 RUNTIMES.add(g.rt());
@@ -115,6 +119,30 @@ public final class BenchChild {
                 System.err.println("stats after " + (warmup + measured) + " reps: " + st);
             }
             printResult(bench, impl, procs, samples, "ms");
+        }
+    }
+
+    /** {@code fib} on platform threads sharing a leaf counter: the machine's speed-up ceiling. */
+    private static void runParallelFloor(String bench, int procs, int warmup, int measured) {
+        if (!bench.equals("fib")) {
+            throw new IllegalArgumentException("impl direct has no " + bench + " (fib only)");
+        }
+        try (ParallelFloor f = new ParallelFloor(procs, Bodies.FIB_N, Bodies.FIB_SPAWN_DEPTH)) {
+            List<Double> samples = new ArrayList<>();
+            for (int rep = 0; rep < warmup + measured; rep++) {
+                System.gc(); // as runMacro does before every repetition
+                long t0 = System.nanoTime();
+                long r = f.run();
+                long ns = System.nanoTime() - t0;
+                Bodies.verify(bench, r, expected(bench));
+                if (rep >= warmup) {
+                    samples.add(ns / 1e6);
+                }
+            }
+            printResult(bench, "direct", procs, samples, "ms");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
         }
     }
 

@@ -73,9 +73,10 @@ public final class BenchMain {
     static final List<String> CHAN_BENCHES = List.of(
             "pingpong", "buffered-1p1c", "buffered-4p4c", "select", "sieve", "threadring");
     /**
-     * The implementations. {@code direct} means two things, each where the other has no rows:
-     * for {@code floor} the bare custom-scheduler hook ({@link DirectScheduler}), for the proxy
-     * benchmarks the echo server reached with no proxy at all (the reference).
+     * The implementations. {@code direct} means a reference with no scheduler of ours: for
+     * {@code floor} the bare custom-scheduler hook ({@link DirectScheduler}), for {@code fib} its
+     * leaves on platform threads sharing a counter ({@link ParallelFloor}: the speed-up this
+     * machine gives), for the proxy benchmarks the echo server reached with no proxy at all.
      */
     static final List<String> IMPLS = List.of("gmp4j", "jdk", "jox", "pekko", "netty", "vertx", "go", "direct");
     /** Units of figures where more is better (throughput): their ratios are gmp4j / other. */
@@ -187,8 +188,9 @@ public final class BenchMain {
                   --impls   implementations (default all; go only when a `go` binary is on PATH and not for
                             savina-*; jox only for the channel benchmarks, pekko only for savina-*, jdk not for
                             select, chat-fanout or proxy-*, netty and vertx only for the network benchmarks, vertx not
-                            for chat-fanout or proxy-*, direct only for floor (the bare custom-scheduler hook) and
-                            proxy-* (the echo server reached without a proxy))
+                            for chat-fanout or proxy-*, direct only for floor (the bare custom-scheduler hook), fib
+                            (its leaves on platform threads: the machine's speed-up ceiling) and proxy-* (the
+                            echo server reached without a proxy))
                   --json    JSON lines instead of a table
                   --reps    measured repetitions (default 5, --quick 3); value = median
                   --warmup  warm-up repetitions (default 3, --quick 1)
@@ -309,8 +311,8 @@ public final class BenchMain {
                         if (impl.equals("netty") || impl.equals("vertx")) {
                             continue; // the network benchmarks only
                         }
-                        if (impl.equals("direct") && !bench.equals("floor")) {
-                            continue; // the bare custom-scheduler hook: a cost floor only
+                        if (impl.equals("direct") && !bench.equals("floor") && !bench.equals("fib")) {
+                            continue; // the bare custom-scheduler hook, or fib's parallel ceiling: floors only
                         }
                         boolean savina = BenchChild.SAVINA.contains(bench);
                         if (impl.equals("jox") && !CHAN_BENCHES.contains(bench)) {

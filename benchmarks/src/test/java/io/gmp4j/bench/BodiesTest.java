@@ -46,6 +46,22 @@ class BodiesTest {
     }
 
     @Test
+    void parallelFloorComputesFibFromTheSameLeavesAsTheGoroutines() throws InterruptedException {
+        for (int procs : new int[]{1, 2}) {
+            try (ParallelFloor f = new ParallelFloor(procs, 20, 5)) {
+                assertEquals(32, f.leafCount(), "2^5 leaves at spawn depth 5");
+                for (int rep = 0; rep < 3; rep++) {
+                    assertEquals(6_765L, f.run(), "procs " + procs + " rep " + rep);
+                }
+            }
+        }
+        try (ParallelFloor f = new ParallelFloor(1, 3, 5)) {
+            assertEquals(3, f.leafCount(), "fib(3): leaves 1, 1, 0 where n < 2 ends the recursion early");
+            assertEquals(2L, f.run());
+        }
+    }
+
+    @Test
     void floorLoopsTerminate() {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(1).name("floor-test").build()) {
             long[] ns = new long[3];

@@ -28,6 +28,8 @@ import java.util.Arrays;
  * @param handoffs           Ps handed off from a syscall or a stuck goroutine
  * @param preemptRequests    preempt flags set by sysmon
  * @param injections         tasks injected in batches (netpoll, injectglist)
+ * @param mWakeups           idle Ms woken or new Ms started to run a P ({@code startm})
+ * @param mSleeps            Ms that went to sleep on the idle list ({@code stopm})
  * @param threadCapReached   whether an M cap was hit (reported once on stderr)
  * @param netpoll            the network poller thread's transport and load, or null when none runs
  */
@@ -35,7 +37,8 @@ public record SchedStats(long uptimeMillis, int gomaxprocs, int idleProcs, int t
                          int idleThreads, int handoffThreads, int globalQueue, int[] localQueues, long[] tasksRun,
                          long goroutinesCreated, long goroutines, long steals, long stolen, long runnextHits,
                          long runnextCapped, long overflows, long fairnessPicks, long handoffs,
-                         long preemptRequests, long injections, boolean threadCapReached,
+                         long preemptRequests, long injections, long mWakeups, long mSleeps,
+                         boolean threadCapReached,
                          String netpoll) {
 
     /**
@@ -66,6 +69,7 @@ public record SchedStats(long uptimeMillis, int gomaxprocs, int idleProcs, int t
                 + " stolen=" + stolen + " runnextHits=" + runnextHits + " runnextCapped=" + runnextCapped
                 + " overflows=" + overflows + " fairnessPicks=" + fairnessPicks + " handoffs=" + handoffs
                 + " preemptRequests=" + preemptRequests + " injections=" + injections
+                + " mwakeups=" + mWakeups + " msleeps=" + mSleeps
                 + " handoffThreads=" + handoffThreads + " tasksRun=" + Arrays.toString(tasksRun)
                 + (netpoll == null ? "" : " netpoll=[" + netpoll + "]");
     }

@@ -146,6 +146,9 @@ public final class Scheduler implements Executor, AutoCloseable {
     final LongAdder handoffs = new LongAdder();
     final LongAdder preemptRequests = new LongAdder();
     final LongAdder injections = new LongAdder();
+    /** startm calls that woke an idle M or started a new one; stopm calls. */
+    private final LongAdder mWakeups = new LongAdder();
+    private final LongAdder mSleeps = new LongAdder();
     final LongAdder taskFailures = new LongAdder();
 
     private final ThreadFactory vtFactory;
@@ -820,6 +823,7 @@ public final class Scheduler implements Executor, AutoCloseable {
                 }
                 allm.add(nm);
                 allmSnapshot = allm.toArray(new M[0]);
+                mWakeups.increment();
                 nm.nextSpinning = spinning;
                 nm.nextp = p;
                 nm.start();
@@ -828,6 +832,7 @@ public final class Scheduler implements Executor, AutoCloseable {
         } finally {
             lock.unlock();
         }
+        mWakeups.increment();
         nm.nextSpinning = spinning;
         nm.nextp = p; // volatile store, published before the wake-up
         nm.notewakeup();
@@ -901,6 +906,7 @@ public final class Scheduler implements Executor, AutoCloseable {
                 w.deadlock();
             }
         }
+        mSleeps.increment();
         m.notesleep();
         if (life.closed) {
             return false;
@@ -1626,7 +1632,7 @@ public final class Scheduler implements Executor, AutoCloseable {
         return new SchedStats((System.nanoTime() - startNanos) / 1_000_000, gomaxprocs, npidle,
                 threads + 1 /* sysmon */, nmspinning.get(), idleThreads, handoffThreads, runq.size(), lens, ran,
                 created, numGoroutine(), steals, stolen, runnextHits, capped, overflows, fairness,
-                handoffs.sum(), preemptRequests.sum(), injections.sum(), mCapReported,
+                handoffs.sum(), preemptRequests.sum(), injections.sum(), mWakeups.sum(), mSleeps.sum(), mCapReported,
                 npt == null ? null : npt.describe());
     }
 

@@ -10,7 +10,8 @@ import java.util.concurrent.locks.LockSupport;
  * goroutine for 10 ms, hands off a P stuck 10 ms after that request (a pinned or CPU-bound
  * goroutine: the JDK cannot preempt it), and hands off a P whose goroutine sits in a syscall by
  * Go's rule. It also polls the network if nobody has for 10 ms, makes sure overdue timers find
- * an M, and prints the schedtrace line every {@code -Dgmp4j.schedtrace} milliseconds.
+ * an M, and prints the schedtrace line every {@code -Dgmp4j.schedtrace} milliseconds (with the counters
+ * too under {@code -Dgmp4j.scheddetail=true}, Go's {@code scheddetail}).
  */
 final class Sysmon extends Thread {
     static final long MIN_SLEEP_NANOS = 20_000;
@@ -24,6 +25,8 @@ final class Sysmon extends Thread {
 
     private final Scheduler sched;
     private final long schedtraceNanos;
+    /** Go's scheddetail: the schedtrace line also carries the scheduler's counters. */
+    private final boolean scheddetail = Boolean.getBoolean("gmp4j.scheddetail");
     /**
      * sysmon's private view of each P (Go's {@code sysmontick}). Kept here, not in P, so that
      * sysmon's writes every tick never touch the cache lines the P's owner writes per task.
@@ -86,7 +89,7 @@ final class Sysmon extends Thread {
             }
             if (schedtraceNanos > 0 && now - lastTrace >= schedtraceNanos) {
                 lastTrace = now;
-                System.err.println(sched.schedtrace());
+                System.err.println(scheddetail ? sched.stats().toString() : sched.schedtrace());
             }
         }
     }
