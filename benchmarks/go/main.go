@@ -358,6 +358,55 @@ func body(bench string) (int64, int64) {
 	return 0, 0
 }
 
+// repPlan is the Java harness's Reps: at least warm warm-up repetitions lasting at least
+// GMP4J_BENCH_MIN_WARMUP_MS, then at least meas measured ones lasting at least
+// GMP4J_BENCH_MIN_MEASURE_MS (at most maxMeasured), so both languages get the same plan.
+type repPlan struct {
+	warm, meas             int
+	minWarmup, minMeasure  time.Duration
+	started, measuring     bool
+	phaseStart             time.Time
+	warmDone, measuredDone int
+}
+
+const maxMeasured = 500
+
+func newRepPlan(warm, meas int) *repPlan {
+	return &repPlan{warm: warm, meas: meas,
+		minWarmup:  envMillis("GMP4J_BENCH_MIN_WARMUP_MS"),
+		minMeasure: envMillis("GMP4J_BENCH_MIN_MEASURE_MS")}
+}
+
+func envMillis(name string) time.Duration {
+	v, err := strconv.Atoi(os.Getenv(name))
+	if err != nil || v < 0 {
+		return 0
+	}
+	return time.Duration(v) * time.Millisecond
+}
+
+// next reports whether another repetition runs; call it once before each.
+func (p *repPlan) next() bool {
+	now := time.Now()
+	if !p.started {
+		p.started = true
+		p.phaseStart = now
+	}
+	if !p.measuring {
+		if p.warmDone < p.warm || now.Sub(p.phaseStart) < p.minWarmup {
+			p.warmDone++
+			return true
+		}
+		p.measuring = true
+		p.phaseStart = now
+	}
+	if p.measuredDone < p.meas || (p.measuredDone < maxMeasured && now.Sub(p.phaseStart) < p.minMeasure) {
+		p.measuredDone++
+		return true
+	}
+	return false
+}
+
 func parseReps(s string) (int, int, error) {
 	warm, meas := "3", s
 	if i := strings.IndexByte(s, '+'); i >= 0 {
@@ -410,7 +459,8 @@ func main() {
 	samples := make([]float64, 0, meas)
 	cpu := make([]float64, 0, meas)
 	unit := "ms"
-	for rep := 0; rep < warm+meas; rep++ {
+	plan := newRepPlan(warm, meas)
+	for plan.next() {
 		runtime.GC()
 		c0 := cpuNanos()
 		t0 := time.Now()
@@ -424,7 +474,7 @@ func main() {
 			fmt.Fprintf(os.Stderr, "gmp4jbench: %s: WRONG RESULT %d, expected %d\n", bench, got, want)
 			os.Exit(1)
 		}
-		if rep >= warm {
+		if plan.measuring {
 			if isChan && bench != "sieve" {
 				unit = "ns/op"
 				samples = append(samples, float64(elapsed.Nanoseconds())/float64(ops))

@@ -100,7 +100,7 @@ public final class BenchChild {
                 RUNTIMES.add(g.rt());
             }
             List<Double> samples = new ArrayList<>();
-            for (int rep = 0; rep < warmup + measured; rep++) {
+            for (Reps rep = Reps.of(warmup, measured); rep.next(); ) {
                 System.gc();
                 long[] out = new long[2];
                 ctx.run(() -> {
@@ -110,13 +110,13 @@ public final class BenchChild {
                     out[1] = r;
                 });
                 Bodies.verify(bench, out[1], expected(bench));
-                if (rep >= warmup) {
+                if (rep.measuring()) {
                     samples.add(out[0] / 1e6);
                 }
             }
             String st = ctx.stats();
             if (!st.isEmpty()) {
-                System.err.println("stats after " + (warmup + measured) + " reps: " + st);
+                System.err.println("stats after the last rep: " + st);
             }
             printResult(bench, impl, procs, samples, "ms");
         }
@@ -129,13 +129,13 @@ public final class BenchChild {
         }
         try (ParallelFloor f = new ParallelFloor(procs, Bodies.FIB_N, Bodies.FIB_SPAWN_DEPTH)) {
             List<Double> samples = new ArrayList<>();
-            for (int rep = 0; rep < warmup + measured; rep++) {
+            for (Reps rep = Reps.of(warmup, measured); rep.next(); ) {
                 System.gc(); // as runMacro does before every repetition
                 long t0 = System.nanoTime();
                 long r = f.run();
                 long ns = System.nanoTime() - t0;
                 Bodies.verify(bench, r, expected(bench));
-                if (rep >= warmup) {
+                if (rep.measuring()) {
                     samples.add(ns / 1e6);
                 }
             }
@@ -204,7 +204,7 @@ public final class BenchChild {
             }
             List<Double> wall = new ArrayList<>();
             List<Double> cpu = new ArrayList<>();
-            for (int rep = 0; rep < warmup + measured; rep++) {
+            for (Reps rep = Reps.of(warmup, measured); rep.next(); ) {
                 System.gc();
                 long[] out = new long[3];
                 ctx.run(() -> {
@@ -216,14 +216,14 @@ public final class BenchChild {
                     out[2] = r;
                 });
                 Bodies.verify(bench, out[2], expected);
-                if (rep >= warmup) {
+                if (rep.measuring()) {
                     wall.add(ms ? out[0] / 1e6 : out[0] / (double) ops);
                     cpu.add(out[1] / (double) ops);
                 }
             }
             String st = ctx.stats();
             if (!st.isEmpty()) {
-                System.err.println("stats after " + (warmup + measured) + " reps: " + st);
+                System.err.println("stats after the last rep: " + st);
             }
             printResult(bench, impl, procs, wall, ms ? "ms" : "ns/op");
             if (bench.equals("pingpong")) {
@@ -274,19 +274,19 @@ public final class BenchChild {
                 RUNTIMES.add(g.runtime());
             }
             List<Double> samples = new ArrayList<>();
-            for (int rep = 0; rep < warmup + measured; rep++) {
+            for (Reps rep = Reps.of(warmup, measured); rep.next(); ) {
                 System.gc();
                 long t0 = System.nanoTime();
                 long r = savinaBody(bench, a);
                 long ns = System.nanoTime() - t0;
                 Bodies.verify(bench, r, expected);
-                if (rep >= warmup) {
+                if (rep.measuring()) {
                     samples.add(ns / 1e6);
                 }
             }
             String st = a.stats();
             if (!st.isEmpty()) {
-                System.err.println("stats after " + (warmup + measured) + " reps: " + st);
+                System.err.println("stats after the last rep: " + st);
             }
             printResult(bench, impl, procs, samples, "ms");
         }
@@ -342,10 +342,10 @@ public final class BenchChild {
                         Bodies.verify("spawn", Bodies.spawn(Spawner.GMP4J, Bodies.SPAWN_N), Bodies.SPAWN_N);
                         return System.nanoTime() - t0;
                     };
-                    for (int rep = 0; rep < warmup + measured; rep++) {
+                    for (Reps rep = Reps.of(warmup, measured); rep.next(); ) {
                         long a = once(ctxOn, spawnBody);
                         long b = once(ctxOff, spawnBody);
-                        if (rep >= warmup) {
+                        if (rep.measuring()) {
                             sOn.add(a / (double) Bodies.SPAWN_N);
                             sOff.add(b / (double) Bodies.SPAWN_N);
                         }
@@ -367,9 +367,9 @@ public final class BenchChild {
     /** Runs {@code body} (returning elapsed ns) warmup+measured times; the measured elapsed ns. */
     private static List<Double> measure(BenchContext ctx, int warmup, int measured, LongSupplier body) {
         List<Double> samples = new ArrayList<>();
-        for (int rep = 0; rep < warmup + measured; rep++) {
+        for (Reps rep = Reps.of(warmup, measured); rep.next(); ) {
             long ns = once(ctx, body);
-            if (rep >= warmup) {
+            if (rep.measuring()) {
                 samples.add((double) ns);
             }
         }

@@ -31,7 +31,7 @@ import java.util.function.Consumer;
  *
  * <pre>
  * java $FLAGS -Dgmp4j.java=&lt;java&gt; -Dgmp4j.jvmFlags="&lt;flags&gt;" -cp &lt;cp&gt; io.gmp4j.bench.BenchMain \
- *      [name...] [--procs 1,2] [--impls gmp4j,jdk,go] [--json] [--reps N] [--warmup N] [--rounds N] [--quick] [--timeout S]
+ *      [name...] [--procs 1,2] [--impls gmp4j,jdk,go] [--json] [--reps N] [--warmup N] [--min-warmup-ms MS] [--min-measure-ms MS] [--rounds N] [--quick] [--timeout S]
  *      [--window-ms MS]
  * </pre>
  *
@@ -115,6 +115,18 @@ public final class BenchMain {
         int rounds = 1;
         long windowMillis = -1;
         long timeoutSeconds = 600;
+        long minWarmupMillis = -1;
+        long minMeasureMillis = -1;
+
+        /** Time floor of the warm-up repetitions ({@link Reps}): --min-warmup-ms, else 2000 ms (--quick: 0). */
+        long minWarmup() {
+            return minWarmupMillis >= 0 ? minWarmupMillis : quick ? 0 : 2000;
+        }
+
+        /** Time floor of the measured repetitions: --min-measure-ms, else 1000 ms (--quick: 0). */
+        long minMeasure() {
+            return minMeasureMillis >= 0 ? minMeasureMillis : quick ? 0 : 1000;
+        }
 
         /** A network benchmark's measurement window: --window-ms, else 1000 ms (--quick: 500 ms). */
         long window() {
@@ -130,9 +142,8 @@ public final class BenchMain {
         }
 
         /**
-         * "warm-ups+measured" for one benchmark. fib runs about 10 ms, too short for the JIT to
-         * settle in a few repetitions (its first samples run 1.5-2x the median), so unless the
-         * counts were given it gets 5x the warm-ups and 4x the measured runs.
+         * "warm-ups+measured" for one benchmark: the counts; short bodies such as fib (about
+         * 10 ms a run) get their repetitions from the time floors instead ({@link Reps}).
          */
         String repsFor(String bench) {
             if (bench.equals("savina-threadring") && reps <= 0 && warmup < 0) {
@@ -143,10 +154,7 @@ public final class BenchMain {
                 // 10,000,000 hops (quick: 1,000,000) take seconds; one run is 10^7 samples already
                 return quick ? "0+1" : "1+3";
             }
-            boolean shortRun = bench.equals("fib");
-            int w = warmup >= 0 || !shortRun ? warmups() : warmups() * 5;
-            int m = reps > 0 || !shortRun ? measured() : measured() * 4;
-            return w + "+" + m;
+            return warmups() + "+" + measured();
         }
     }
 
@@ -178,7 +186,7 @@ public final class BenchMain {
     static String usage() {
         return """
                 usage: BenchMain [name...] [--procs 1,2] [--impls gmp4j,jdk,jox,pekko,netty,vertx,go,direct] [--json] [--reps N]
-                                 [--warmup N] [--quick] [--timeout SECONDS] [--window-ms MS]
+                                 [--warmup N] [--min-warmup-ms MS] [--min-measure-ms MS] [--quick] [--timeout SECONDS] [--window-ms MS]
                   names:    spawn skynet fib floor pingpong buffered-1p1c buffered-4p4c select sieve threadring
                             savina-pingpong savina-counting savina-threadring savina-fj-throughput
                             savina-fj-creation savina-big savina-chameneos
@@ -194,6 +202,9 @@ public final class BenchMain {
                   --json    JSON lines instead of a table
                   --reps    measured repetitions (default 5, --quick 3); value = median
                   --warmup  warm-up repetitions (default 3, --quick 1)
+                  --min-warmup-ms   warm-up lasts at least this long too (default 2000, --quick 0)
+                  --min-measure-ms  measured repetitions last at least this long too, up to 500 of them
+                            (default 1000, --quick 0): short bodies such as fib get many samples
                   --rounds  run every implementation N times, alternating (default 1); value = median of the rounds
                   --window-ms  network benchmarks: one repetition is a window this long (default 1000, --quick 500)
                   --timeout per-child watchdog in seconds (default 600)
@@ -224,6 +235,8 @@ public final class BenchMain {
                 case "--rounds" -> o.rounds = positive(value(args, ++i, a), a, 1);
                 case "--window-ms" -> o.windowMillis = positive(value(args, ++i, a), a, 1);
                 case "--timeout" -> o.timeoutSeconds = positive(value(args, ++i, a), a, 1);
+                case "--min-warmup-ms" -> o.minWarmupMillis = positive(value(args, ++i, a), a, 0);
+                case "--min-measure-ms" -> o.minMeasureMillis = positive(value(args, ++i, a), a, 0);
                 case "-h", "--help", "help" -> {
                     return null;
                 }
@@ -333,11 +346,15 @@ public final class BenchMain {
                             }
                             List<String> cmd = List.of(goBinary.toString(), bench, reps);
                             runChild(bench, impl, procs, cmd, Map.of("GOMAXPROCS", Integer.toString(procs),
-                                    "GMP4J_BENCH_QUICK", opt.quick ? "1" : ""));
+                                    "GMP4J_BENCH_QUICK", opt.quick ? "1" : "",
+                                    "GMP4J_BENCH_MIN_WARMUP_MS", Long.toString(opt.minWarmup()),
+                                    "GMP4J_BENCH_MIN_MEASURE_MS", Long.toString(opt.minMeasure())));
                             continue;
                         }
                         List<String> cmd = childJvm(java, jvmFlags, impl, procs, childFlags);
                         cmd.add("-Dgmp4j.bench.timeout=" + opt.timeoutSeconds);
+                        cmd.add("-Dgmp4j.bench.minWarmupMs=" + opt.minWarmup());
+                        cmd.add("-Dgmp4j.bench.minMeasureMs=" + opt.minMeasure());
                         if (opt.quick) {
                             cmd.add("-Dgmp4j.bench.quick=true"); // smaller threadring
                         }
