@@ -83,7 +83,7 @@ public final class BenchMain {
     static final Set<String> HIGHER_IS_BETTER = Set.of("req/s", "MB/s", "lines/s");
     static final String DEFAULT_JVM_FLAGS =
             "--add-opens java.base/java.lang=ALL-UNNAMED --enable-native-access=ALL-UNNAMED "
-                    + "--sun-misc-unsafe-memory-access=allow";
+                    + "--sun-misc-unsafe-memory-access=allow -Djdk.trackAllThreads=false";
     /**
      * Every child JVM's heap. {@code -XX:+AlwaysPreTouch} faults the heap in at start: without
      * it the first pass of allocation through a fresh 2 GiB heap takes a page fault per 4 KiB
