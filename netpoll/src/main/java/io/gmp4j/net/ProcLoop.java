@@ -1,6 +1,5 @@
 package io.gmp4j.net;
 
-import io.gmp4j.Syscall;
 import io.gmp4j.runtime.G;
 import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.runtime.TaskBatch;
@@ -21,8 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * It owns the Netty loop (a loop answers to one thread; here that thread is a goroutine, so any
  * M may run it) and loops: one turn of the loop, then park until wanted. A turn is
  * non-blocking ({@code runNow}) unless the scheduler asked it to block ({@link #pollBlocking}:
- * an M found nothing to do), in which case it blocks in the loop inside
- * {@link Syscall#blockingLong}, which hands the P off at once: the M, not the P, waits for I/O,
+ * an M found nothing to do), in which case it blocks in the loop inside a syscall that puts
+ * the P back on the idle list at once ({@link #blockInLoop}): the M, not the P, waits for I/O,
  * as Go's last idle M waits in {@code netpoll}. The goroutines a turn readies are collected
  * with {@link Scheduler#beginBatch} and enter the run queues as one batch.
  *
@@ -120,7 +119,7 @@ final class ProcLoop {
                 // goroutine then runs on this M next (Go's netpoll path in findRunnable).
                 Object token = sched.beginBatch(batch);
                 try {
-                    Syscall.blockingLong(() -> loop.run(wait)); // 0 = until I/O, a task or wakeup
+                    blockInLoop(sched, wait);
                 } finally {
                     sched.endBatch(token, batch);
                 }
@@ -139,6 +138,27 @@ final class ProcLoop {
             state.set(RUNNING);
             turns++;
             lastPoll = System.nanoTime();
+        }
+    }
+
+    /**
+     * The blocking turn, as a syscall that gives the P back at once: an M asked for it because
+     * it found nothing to run, so the P goes to the idle list ({@link Scheduler#entersyscallIdle})
+     * rather than to a new spinning M, and the M, not the P, waits for I/O. {@code wait} 0 means
+     * until I/O, a task or a wakeup.
+     */
+    private void blockInLoop(Scheduler sched, long wait) {
+        long token = sched.entersyscallIdle();
+        if (token != 0) {
+            g.markSyscall(true);
+        }
+        try {
+            loop.run(wait);
+        } finally {
+            if (token != 0) {
+                g.markSyscall(false);
+            }
+            sched.exitsyscall(token);
         }
     }
 

@@ -18,7 +18,17 @@ final class Syscalls {
     private Syscalls() {
     }
 
-    static long enter(Scheduler s, boolean handoffNow) {
+    /** The P stays until sysmon retakes it (Go's entersyscall). */
+    static final int KEEP_P = 0;
+    /** The call blocks long: hand the P off now (Go's entersyscallblock). */
+    static final int HANDOFF = 1;
+    /**
+     * The call is a poll goroutine's blocking turn that an M asked for because it found nothing
+     * to run: release the P to the idle list unless work arrived meanwhile ({@link Scheduler#releaseIdle}).
+     */
+    static final int RELEASE_IDLE = 2;
+
+    static long enter(Scheduler s, int mode) {
         M m = Carrier.currentM();
         if (m == null || m.sched != s || m.curTask == null) {
             return 0;
@@ -37,9 +47,13 @@ final class Syscalls {
             return 0;
         }
         s.nsyscall.incrementAndGet();
-        if (handoffNow && p.casStatus(P.pack(e, P.SYSCALL), P.pack(e, P.IDLE))) {
-            // Go's entersyscallblock: the call is known to block long; hand the P off now.
-            s.handoffp(p);
+        if (mode != KEEP_P && p.casStatus(P.pack(e, P.SYSCALL), P.pack(e, P.IDLE))) {
+            if (mode == HANDOFF) {
+                // Go's entersyscallblock: the call is known to block long; hand the P off now.
+                s.handoffp(p);
+            } else {
+                s.releaseIdle(p);
+            }
         }
         return e << TOKEN_PID_BITS | (p.id + 1);
     }
