@@ -947,13 +947,32 @@ public final class Scheduler implements Executor, AutoCloseable {
      */
     void handoffp(P p) {
         handoffs.increment();
+        startOrIdle(p, true);
+    }
+
+    /**
+     * Releases {@code p}, just taken from a poll goroutine entering a blocking turn that an idle
+     * M asked for, the way Go's {@code findRunnable} releases its P before blocking in netpoll.
+     * Unlike {@link #handoffp} it starts no spinning M for an empty P while the others are busy:
+     * the M that asked for the turn has just looked everywhere (local, global, netpoll, steal)
+     * and found nothing, so that M would find nothing too and go back to sleep, a futex wake
+     * and sleep per idle turn (0.24 per request through the proxy at 16 connections). Work that
+     * arrives later finds the P idle and goes through {@link #wakep}. Work that arrived since
+     * (another poll goroutine readied behind this one, a global task) gets an M as in handoffp.
+     */
+    void releaseIdle(P p) {
+        startOrIdle(p, false);
+    }
+
+    /** handoffp's body; {@code spinIfAllBusy}: Go's extra spinning M when no P is idle. */
+    private void startOrIdle(P p, boolean spinIfAllBusy) {
         // if it has local work, start it straight away
         if (!p.runq.isEmpty() || runq.size() != 0) {
             startm(p, false, true);
             return;
         }
         // no local work: start a spinning M only if there are no spinning or idle Ms to help
-        if (nmspinning.get() + npidle == 0 && nmspinning.compareAndSet(0, 1)) {
+        if (spinIfAllBusy && nmspinning.get() + npidle == 0 && nmspinning.compareAndSet(0, 1)) {
             startm(p, true, true);
             return;
         }
@@ -974,42 +993,6 @@ public final class Scheduler implements Executor, AutoCloseable {
         }
         if (start) {
             startm(p, false, true);
-            return;
-        }
-        if (when != 0) {
-            wakeNetPoller(when);
-        }
-    }
-
-    /**
-     * Releases {@code p}, just taken from a poll goroutine entering a blocking turn that an idle
-     * M asked for, the way Go's {@code findRunnable} releases its P before blocking in netpoll.
-     * Unlike {@link #handoffp} it starts no spinning M for an empty P while the others are busy:
-     * the M that asked for the turn has just looked everywhere (local, global, netpoll, steal)
-     * and found nothing, so that M would find nothing too and go back to sleep, a futex wake
-     * and sleep per idle turn (0.24 per request through the proxy at 16 connections). Work that
-     * arrives later finds the P idle and goes through {@link #wakep}. Work that arrived since
-     * (another poll goroutine readied behind this one, a global task) gets handoffp's M.
-     */
-    void releaseIdle(P p) {
-        if (!p.runq.isEmpty() || runq.size() != 0) {
-            handoffp(p);
-            return;
-        }
-        long when = 0;
-        boolean start;
-        lock.lock();
-        try {
-            start = runq.size() != 0; // re-checked under the lock, as handoffp does
-            if (!start) {
-                when = p.timers.when0;
-                pidleput(p);
-            }
-        } finally {
-            lock.unlock();
-        }
-        if (start) {
-            handoffp(p);
             return;
         }
         if (when != 0) {
