@@ -60,16 +60,9 @@ public final class Syscall {
             return call.call();
         }
         long token = s.entersyscall(handoffNow);
-        io.gmp4j.runtime.G g = token != 0 ? io.gmp4j.runtime.G.current() : null;
-        if (g != null) {
-            g.markSyscall(true);
-        }
         try {
             return call.call();
         } finally {
-            if (g != null) {
-                g.markSyscall(false);
-            }
             s.exitsyscall(token);
         }
     }

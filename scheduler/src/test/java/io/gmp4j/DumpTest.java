@@ -54,6 +54,40 @@ class DumpTest {
         }
     }
 
+    @Test
+    void goroutineInsideASyscallShowsSyscallUntilItReturns() {
+        try (GoRuntime rt = GoRuntime.builder().maxProcs(1).name("dump-syscall").build()) {
+            CountDownLatch inside = new CountDownLatch(1);
+            CountDownLatch leave = new CountDownLatch(1);
+            CountDownLatch returned = new CountDownLatch(1);
+            CountDownLatch finish = new CountDownLatch(1);
+            CountDownLatch finished = new CountDownLatch(1);
+            G g = rt.scheduler().go(() -> {
+                try {
+                    Syscall.blocking(() -> {
+                        inside.countDown();
+                        leave.await(); // blocks the goroutine inside the syscall
+                        return null;
+                    });
+                    returned.countDown();
+                    finish.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                finished.countDown();
+            });
+            TestSupport.await(inside, () -> rt.stats().toString());
+            String header = "goroutine " + g.id() + " [syscall]:\n";
+            TestSupport.awaitCondition(() -> rt.dump().contains(header), rt::dump);
+            leave.countDown();
+            TestSupport.await(returned, () -> rt.stats().toString());
+            String after = rt.dump();
+            assertFalse(after.contains(header), after);
+            finish.countDown();
+            TestSupport.await(finished, () -> rt.stats().toString());
+        }
+    }
+
     private static void receiveLikeAChannel() {
         G.current().park("chan receive");
     }

@@ -149,15 +149,9 @@ final class ProcLoop {
      */
     private void blockInLoop(Scheduler sched, long wait) {
         long token = sched.entersyscallIdle();
-        if (token != 0) {
-            g.markSyscall(true);
-        }
         try {
             loop.run(wait);
         } finally {
-            if (token != 0) {
-                g.markSyscall(false);
-            }
             sched.exitsyscall(token);
         }
     }

@@ -38,7 +38,7 @@ public final class G implements Thread.UncaughtExceptionHandler {
     String waitReason;
     /** System.nanoTime() when the current wait began. */
     long waitSince;
-    /** True while inside {@code Syscall.blocking}. Written by the goroutine itself. */
+    /** True while inside a syscall ({@code Syscall.blocking}, a poll goroutine's blocking turn). Written by the goroutine itself. */
     volatile boolean inSyscall;
     /**
      * Set when the goroutine ends; the registry drops dead entries lazily. Plain: a reader that
@@ -191,11 +191,6 @@ public final class G implements Thread.UncaughtExceptionHandler {
 
     /** Bound of {@link #awaitParked}: a park takes a few hundred nanoseconds. */
     private static final int AWAIT_PARKED_SPINS = 100;
-
-    /** Marks this goroutine as inside {@code Syscall.blocking}, for the dump. */
-    public void markSyscall(boolean in) {
-        inSyscall = in;
-    }
 
     @Override
     public String toString() {

@@ -55,7 +55,16 @@ final class Syscalls {
                 s.releaseIdle(p);
             }
         }
+        markSyscall(true);
         return e << TOKEN_PID_BITS | (p.id + 1);
+    }
+
+    /** Marks the calling goroutine as inside a syscall, for the goroutine dump. */
+    private static void markSyscall(boolean in) {
+        G g = G.current();
+        if (g != null) {
+            g.inSyscall = in;
+        }
     }
 
     /**
@@ -66,6 +75,7 @@ final class Syscalls {
         if (token == 0) {
             return;
         }
+        markSyscall(false);
         s.nsyscall.decrementAndGet();
         M m = Carrier.currentM();
         if (m == null || m.sched != s) {
