@@ -152,6 +152,8 @@ public final class Scheduler implements Executor, AutoCloseable {
     final LongAdder taskFailures = new LongAdder();
 
     private final ThreadFactory vtFactory;
+    /** The JDK thread container goroutines start in (null: the JDK's root container); see GoroutineContainer. */
+    private final GoroutineContainer container;
     private final Sysmon sysmon;
     private final int runqCapacity;
     final boolean checkDeadlock;
@@ -211,6 +213,8 @@ public final class Scheduler implements Executor, AutoCloseable {
         }
         this.coprimes = coprimes(gomaxprocs);
         this.vtFactory = Carrier.virtualThreadFactory(this);
+        this.container = GoroutineContainer.create("gmp4j runtime '" + name + "'",
+                () -> allGoroutines().stream().map(G::thread).filter(t -> t != null && t.isAlive()));
         // All Ps start idle; the first wakep starts an M for one of them.
         lock.lock();
         try {
@@ -305,7 +309,11 @@ public final class Scheduler implements Executor, AutoCloseable {
             allgs.add(m != null && m.sched == this ? m : null, g, liveCount);
         }
         try {
-            t.start();
+            if (container != null) {
+                container.start(t);
+            } else {
+                t.start();
+            }
         } catch (RuntimeException e) {
             forget(g);
             throw e;
@@ -1713,6 +1721,9 @@ public final class Scheduler implements Executor, AutoCloseable {
             lock.unlock();
         }
         sysmon.shutdown();
+        if (container != null) {
+            container.deregister();
+        }
         netpoller.wakeup();
         NetpollThread npt = netpollThread.get();
         if (npt != null) {
