@@ -63,6 +63,41 @@ final class GlobalRunQueue {
         return r;
     }
 
+    /**
+     * Removes up to {@code n} of the oldest tasks into {@code dst[0..)}, in order; returns how
+     * many. Caller holds the lock. One store of {@link #size} for the whole batch: a volatile
+     * store is a full fence on x86, and {@code globrunqget} takes up to 128 tasks at a time.
+     */
+    int pollBatch(Runnable[] dst, int n) {
+        int s = size;
+        if (n > s) {
+            n = s;
+        }
+        int m = items.length - 1;
+        int h = head;
+        for (int i = 0; i < n; i++) {
+            dst[i] = items[h];
+            items[h] = null;
+            h = (h + 1) & m;
+        }
+        head = h;
+        size = s - n;
+        return n;
+    }
+
+    /** Puts {@code batch[from..from+n)} back at the head, in order (the oldest stays first). Caller holds the lock. */
+    void putHeadBatch(Runnable[] batch, int from, int n) {
+        ensureRoom(n);
+        int m = items.length - 1;
+        int h = head;
+        for (int i = n - 1; i >= 0; i--) {
+            h = (h - 1) & m;
+            items[h] = batch[from + i];
+        }
+        head = h;
+        size = size + n;
+    }
+
     private void ensureRoom(int n) {
         int s = size;
         if (s + n <= items.length) {

@@ -652,14 +652,20 @@ public final class Scheduler implements Executor, AutoCloseable {
             n = max;
         }
         if (n > runqCapacity / 2) {
-            n = runqCapacity / 2;
+            n = Math.max(1, runqCapacity / 2);
         }
-        Runnable r = runq.poll();
-        for (n--; n > 0; n--) {
-            if (p.runq.put(runq.poll(), false, overflowToGlobalLocked, p.overflowScratch)) {
-                p.overflows++;
-            }
+        // One batch out of the global ring and one into the local one (a single tail release)
+        // instead of a poll and a put per task. The local ring is usually empty here; what does
+        // not fit goes back to the global head, still oldest first, as Go's runqput would
+        // send it back through runqputslow.
+        Runnable[] batch = p.overflowScratch; // capacity/2 + 1 slots, n <= capacity/2
+        int got = runq.pollBatch(batch, n);
+        Runnable r = batch[0];
+        int left = p.runq.putBatch(batch, 1, got - 1);
+        if (left > 0) {
+            runq.putHeadBatch(batch, got - left, left);
         }
+        java.util.Arrays.fill(batch, 0, got, null);
         return r;
     }
 
