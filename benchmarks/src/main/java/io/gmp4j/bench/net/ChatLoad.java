@@ -3,7 +3,6 @@ package io.gmp4j.bench.net;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
-import io.netty.handler.codec.LineBasedFrameDecoder;
 import org.HdrHistogram.Histogram;
 
 import java.net.InetSocketAddress;
@@ -37,8 +36,6 @@ import java.util.concurrent.TimeoutException;
 public record ChatLoad(InetSocketAddress server, int clients, int senders, int maxInFlight, int loops) {
     /** The text after the sequence number and timestamp: lines are about 80 bytes on the wire. */
     static final String FILLER = "the quick brown fox jumps over the lazy dog";
-    /** The longest line a client accepts from the server. */
-    private static final int MAX_LINE = 4096;
     private static final long STEP_TIMEOUT_S = 60;
 
     public ChatLoad {
@@ -69,7 +66,7 @@ public record ChatLoad(InetSocketAddress server, int clients, int senders, int m
             inits.add(new ChannelInitializer<Channel>() {
                 @Override
                 protected void initChannel(Channel ch) {
-                    ch.pipeline().addLast(new LineBasedFrameDecoder(MAX_LINE, true, true), c);
+                    ch.pipeline().addLast(c); // it frames the lines itself
                 }
             });
         }
@@ -79,12 +76,23 @@ public record ChatLoad(InetSocketAddress server, int clients, int senders, int m
             List<ChatConnection> sending = conns.subList(0, senders);
             sending.forEach(ChatConnection::start);
             errors.await(primed, "every chat sender got its first line back", STEP_TIMEOUT_S);
-            List<WindowPlan.Window<List<Histogram>>> windows = plan.run(() -> {
-                List<Histogram> perReceiver = new ArrayList<>(clients);
-                for (ChatConnection c : conns) {
-                    perReceiver.add(c.latencies.getIntervalHistogram());
+            // Each window is summed up as it is harvested, and each receiver's interval histogram
+            // is handed back to its recorder next time: the harvest allocates one histogram per
+            // window, not one per receiver (whose garbage would pause the client).
+            Histogram[] spare = new Histogram[clients];
+            List<WindowPlan.Window<WindowLatency>> windows = plan.run(() -> {
+                Histogram all = new Histogram(3);
+                double[] receiverP99 = new double[clients];
+                int n = 0;
+                for (int i = 0; i < clients; i++) {
+                    Histogram h = conns.get(i).latencies.getIntervalHistogram(spare[i]);
+                    spare[i] = h;
+                    all.add(h);
+                    if (h.getTotalCount() > 0) {
+                        receiverP99[n++] = h.getValueAtPercentile(99.0) / 1e3;
+                    }
                 }
-                return perReceiver;
+                return new WindowLatency(all, Arrays.copyOf(receiverP99, n));
             });
             sending.forEach(ChatConnection::stop);
             errors.await(drained, "every chat sender's lines came back to it", STEP_TIMEOUT_S);
@@ -123,30 +131,28 @@ public record ChatLoad(InetSocketAddress server, int clients, int senders, int m
         }
     }
 
-    private static List<Figure> figures(List<WindowPlan.Window<List<Histogram>>> windows) {
+    /** One window's latencies: every delivery (µs), and each receiver's own p99 (ms). */
+    private record WindowLatency(Histogram all, double[] receiverP99) {
+    }
+
+    private static List<Figure> figures(List<WindowPlan.Window<WindowLatency>> windows) {
         List<Double> rate = new ArrayList<>();
         List<Double> p99 = new ArrayList<>();
         List<Double> slowest = new ArrayList<>();
         List<Double> median = new ArrayList<>();
         List<Double> cpu = new ArrayList<>();
-        for (WindowPlan.Window<List<Histogram>> w : windows) {
-            Histogram all = new Histogram(3);
-            List<Double> receiverP99 = new ArrayList<>();
-            for (Histogram h : w.data()) {
-                all.add(h);
-                if (h.getTotalCount() > 0) {
-                    receiverP99.add(h.getValueAtPercentile(99.0) / 1e6);
-                }
-            }
+        for (WindowPlan.Window<WindowLatency> w : windows) {
+            Histogram all = w.data().all();
+            double[] receiverP99 = w.data().receiverP99();
             long n = all.getTotalCount();
-            if (n == 0) {
+            if (n == 0 || receiverP99.length == 0) {
                 throw new LoadFailure("chat: no line was delivered in a " + w.seconds() + " s window");
             }
-            receiverP99.sort(null);
+            Arrays.sort(receiverP99);
             rate.add(n / w.seconds());
-            p99.add(all.getValueAtPercentile(99.0) / 1e6);
-            slowest.add(receiverP99.getLast());
-            median.add(receiverP99.get(receiverP99.size() / 2));
+            p99.add(all.getValueAtPercentile(99.0) / 1e3);
+            slowest.add(receiverP99[receiverP99.length - 1]);
+            median.add(receiverP99[receiverP99.length / 2]);
             if (w.serverCpuNanos() >= 0) {
                 cpu.add(w.serverCpuNanos() / 1e3 / n);
             }
