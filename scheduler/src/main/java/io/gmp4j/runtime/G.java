@@ -51,6 +51,8 @@ public final class G implements Thread.UncaughtExceptionHandler {
      * time. Only this goroutine reads or writes it.
      */
     private Object chanCache;
+    /** The goroutine's function, from go() until it starts running; then null (see Scheduler.goexit). */
+    Runnable fn;
 
     G(long goid, Scheduler sched) {
         this.goid = goid;

@@ -42,6 +42,8 @@ final class GoroutineRegistry {
         volatile G[] items = new G[256];
         /** Entries in use: written with release stores after the entry, read with acquire. */
         private int size;
+        /** Entries appended since the last sweep. Single writer. */
+        private int appendedSinceSweep;
 
         /**
          * Appends {@code g}. Single writer. When full, sweeps out the dead entries if most of the
@@ -63,7 +65,22 @@ final class GoroutineRegistry {
                 }
             }
             a[n] = g;
+            appendedSinceSweep++;
             SIZE.setRelease(this, n + 1); // store-release: publishes the entry to readers
+        }
+
+        /**
+         * Sweeps out the dead entries if at least half of the entries are dead ({@code live},
+         * the runtime's live count, bounds this segment's live entries) or were appended since
+         * the last sweep: either way the sweep's cost is paid for by entries that arrived or
+         * leave, so it is amortised O(1) per append however often this is called. Single
+         * writer; called when an M goes idle.
+         */
+        void sweepIfStale(LongSupplier live) {
+            int n = size;
+            if (n > 0 && (appendedSinceSweep * 2 >= n || live.getAsLong() < n / 2)) {
+                sweep(items, n);
+            }
         }
 
         // Sequential pass over the entries (and the Gs, allocated in the same order) that
@@ -78,6 +95,7 @@ final class GoroutineRegistry {
             }
             Arrays.fill(a, j, n, null);
             SIZE.setRelease(this, j);
+            appendedSinceSweep = 0;
             return j;
         }
 
@@ -113,6 +131,22 @@ final class GoroutineRegistry {
         sharedLock.lock();
         try {
             shared.append(g, live);
+        } finally {
+            sharedLock.unlock();
+        }
+    }
+
+    /**
+     * Called by an M going idle: sweeps its own segment, and the shared one, when enough was
+     * appended since their last sweep ({@link Segment#sweepIfStale}).
+     */
+    void sweepIdle(M m, LongSupplier live) {
+        if (m.allgs != null) {
+            m.allgs.sweepIfStale(live);
+        }
+        sharedLock.lock();
+        try {
+            shared.sweepIfStale(live);
         } finally {
             sharedLock.unlock();
         }

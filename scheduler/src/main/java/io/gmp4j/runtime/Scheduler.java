@@ -302,7 +302,8 @@ public final class Scheduler implements Executor, AutoCloseable {
         }
         // No parent id: reading the parent's G is a cache miss per spawn in wide trees.
         G g = new G(goid, this);
-        Thread t = vtFactory.newThread(() -> goexit(g, f));
+        g.fn = f;
+        Thread t = vtFactory.newThread(() -> goexit(g));
         g.thread = t;
         Carrier.bindG(t, g); // the thread's uncaught-exception handler is its G: see G.current()
         if (allgs != null) {
@@ -325,7 +326,12 @@ public final class Scheduler implements Executor, AutoCloseable {
         return g;
     }
 
-    private void goexit(G g, Runnable f) {
+    private void goexit(G g) {
+        // Take the function out of the G before running it: a dead goroutine's G may stay in
+        // the registry (and its thread with it) until a sweep, but what the function captured
+        // is garbage as soon as it returns.
+        Runnable f = g.fn;
+        g.fn = null;
         try {
             f.run();
         } finally {
@@ -901,6 +907,12 @@ public final class Scheduler implements Executor, AutoCloseable {
     private boolean stopm(M m) {
         if (m.p != null) {
             throw new InternalError("stopm: M holds P" + m.p.id);
+        }
+        if (allgs != null) {
+            // Going to sleep is the cheap moment to drop ended goroutines from the registry
+            // (this M's segment is its alone): otherwise a burst of goroutines stays reachable,
+            // with their threads, until the segment next fills.
+            allgs.sweepIdle(m, liveCount);
         }
         boolean dead;
         lock.lock();
