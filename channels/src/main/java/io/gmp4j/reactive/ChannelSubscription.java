@@ -78,9 +78,17 @@ final class ChannelSubscription<T> implements Subscription {
         wake.trySend(Boolean.TRUE);
     }
 
-    /** The channel is closed and drained: §1.6, the subscription is over; complete or fail. */
+    /**
+     * The channel is closed and drained: §1.6, the subscription is over; complete or fail,
+     * unless the subscriber cancelled first. That race is real: cancelling a {@code publish}
+     * subscription closes the producer's channel, so the select that waits on both the source
+     * and {@code cancelled} may find the source closed first, and §3.12 allows no terminal
+     * signal after a cancel.
+     */
     private void finish(Subscriber<? super T> s) {
-        cancelOnce.set(true);
+        if (!cancelOnce.compareAndSet(false, true)) {
+            return;
+        }
         Throwable err = errorAtClose.get();
         if (err != null) {
             s.onError(err);

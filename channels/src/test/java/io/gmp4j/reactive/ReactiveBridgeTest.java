@@ -8,12 +8,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.Flow;
 import java.util.concurrent.SubmissionPublisher;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.reactivestreams.Publisher;
+import org.reactivestreams.Subscription;
+import org.reactivestreams.Subscriber;
 import reactor.core.publisher.Flux;
 import reactor.test.StepVerifier;
 
@@ -82,6 +85,62 @@ class ReactiveBridgeTest {
                 });
                 StepVerifier.create(endless).expectNext(0L, 1L, 2L).thenCancel().verify(T);
                 assertEquals("ended", producerEnded.recv());
+            });
+        }
+    }
+
+    /**
+     * §3.12: after cancel, no terminal signal. Cancelling a {@code publish} subscription closes
+     * the producer's channel as well, so an emitter that checked for cancellation just before
+     * the cancel and then selects finds both its cases ready (the closed source, the closed
+     * cancel channel) and used to pick the source half the time: onComplete after cancel. The
+     * window is short; many rounds with the cancel from another P reach it (the Reactive
+     * Streams TCK's rule 3.12 test once did).
+     */
+    @Test
+    void noTerminalSignalAfterCancel() {
+        int rounds = TestSupport.stress(10_000, 5_000);
+        try (GoRuntime rt = GoRuntime.builder().maxProcs(2).name("reactive-cancel-race").build()) {
+            TestSupport.runInGoroutine(rt, () -> {
+                long base = rt.numGoroutine();
+                AtomicInteger terminal = new AtomicInteger();
+                for (int round = 0; round < rounds; round++) {
+                    Chan<Subscription> subscribed = new Chan<>(1);
+                    Chan<Boolean> first = new Chan<>(1);
+                    Publisher<Long> endless = Reactive.publish(out -> {
+                        for (long i = 0; ; i++) {
+                            out.send(i);
+                        }
+                    });
+                    endless.subscribe(new Subscriber<Long>() {
+                        @Override
+                        public void onSubscribe(Subscription s) {
+                            s.request(Long.MAX_VALUE);
+                            subscribed.trySend(s);
+                        }
+
+                        @Override
+                        public void onNext(Long v) {
+                            first.trySend(Boolean.TRUE);
+                        }
+
+                        @Override
+                        public void onError(Throwable t) {
+                            terminal.incrementAndGet();
+                        }
+
+                        @Override
+                        public void onComplete() {
+                            terminal.incrementAndGet();
+                        }
+                    });
+                    Subscription s = subscribed.recv();
+                    first.recv();
+                    s.cancel();
+                    // Both goroutines (producer, emitter) end after a cancel; any signal comes first.
+                    TestSupport.awaitCondition(() -> rt.numGoroutine() == base, () -> rt.stats().toString());
+                }
+                assertEquals(0, terminal.get(), "terminal signals after cancel in " + rounds + " rounds");
             });
         }
     }
