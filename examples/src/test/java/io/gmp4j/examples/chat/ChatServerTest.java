@@ -158,12 +158,16 @@ class ChatServerTest extends ChatTestBase {
             alice.send("hello lobby");
             bob.await("[lobby] alice: hello lobby"::equals);
             alice.await("[lobby] alice: hello lobby"::equals);
+            alice.send("grüße, 世界 ✓"); // multi-byte UTF-8 goes through encoded once, byte for byte
+            bob.await("[lobby] alice: grüße, 世界 ✓"::equals);
+            alice.await("[lobby] alice: grüße, 世界 ✓"::equals);
             carol.send("/msg alice from go");
             alice.await("[pm] carol: from go"::equals);
             // carol saw neither the private message to bob nor the lobby's line
             carol.send("/who");
             assertEquals("*** in go: carol", carol.await(l -> l.startsWith("*** in ")));
-            assertTrue(carol.seen.stream().noneMatch(l -> l.contains("secret") || l.contains("hello lobby")), carol.seen::toString);
+            assertTrue(carol.seen.stream().noneMatch(l -> l.contains("secret") || l.contains("hello lobby") || l.contains("grüße")),
+                    carol.seen::toString);
 
             bob.send("/quit");
             bob.await("*** bye bob"::equals);
