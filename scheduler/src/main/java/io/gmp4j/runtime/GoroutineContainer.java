@@ -7,6 +7,7 @@ import java.lang.constant.MethodTypeDesc;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
@@ -34,8 +35,8 @@ import java.util.stream.Stream;
  * package to itself ({@code Module.implAddExports}), generates the small subclass with the
  * class-file API and starts each thread through the package-private
  * {@code Thread.start(ThreadContainer)}. Should any of these seams move in a later JDK, the
- * runtime falls back to {@code Thread.start()} and the root container ({@link #available}
- * says which), losing only the speed and the grouping.
+ * runtime falls back to {@code Thread.start()} and the root container (saying so once on
+ * stderr), losing only the speed and the grouping.
  */
 final class GoroutineContainer {
     private static final String SUPER = "jdk.internal.vm.ThreadContainer";
@@ -91,32 +92,31 @@ final class GoroutineContainer {
         this.key = key;
     }
 
-    /** True when goroutines start in a runtime's own container; false: the JDK's root container. */
-    static boolean available() {
-        return UNAVAILABLE == null;
-    }
-
-    /** Why {@link #available} is false, or null. */
-    static Throwable unavailableCause() {
-        return UNAVAILABLE;
-    }
-
     /**
      * A registered container named {@code name} that lists {@code threads}' live goroutine
-     * threads, or null when {@link #available} is false.
+     * threads; or null when this JDK lacks one of the seams, which is said once on stderr (the
+     * runtime then starts goroutines with {@code Thread.start()}).
      */
     static GoroutineContainer create(String name, Supplier<Stream<Thread>> threads) {
-        if (UNAVAILABLE != null) {
-            return null;
+        Throwable why = UNAVAILABLE;
+        if (why == null) {
+            try {
+                Object c = (Object) NEW.invokeExact(name, (Supplier<?>) threads);
+                Object key = (Object) REGISTER.invokeExact(c);
+                return new GoroutineContainer(c, key);
+            } catch (Throwable t) {
+                why = t;
+            }
         }
-        try {
-            Object c = (Object) NEW.invokeExact(name, (Supplier<?>) threads);
-            Object key = (Object) REGISTER.invokeExact(c);
-            return new GoroutineContainer(c, key);
-        } catch (Throwable t) {
-            throw new IllegalStateException("gmp4j: cannot create the goroutine container", t);
+        if (WARNED.compareAndSet(false, true)) {
+            System.err.println("gmp4j: goroutines start in the JDK's root thread container on this JDK ("
+                    + why + "): they run as well, a little slower at procs 2, and jcmd thread dumps do not"
+                    + " group them by runtime");
         }
+        return null;
     }
+
+    private static final AtomicBoolean WARNED = new AtomicBoolean();
 
     /** Starts virtual thread {@code t} in this container ({@code Thread.start} otherwise). */
     void start(Thread t) {

@@ -1,6 +1,7 @@
 package io.gmp4j.runtime;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -661,9 +662,9 @@ public final class Scheduler implements Executor, AutoCloseable {
             n = Math.max(1, runqCapacity / 2);
         }
         // One batch out of the global ring and one into the local one (a single tail release)
-        // instead of a poll and a put per task. The local ring is usually empty here; what does
-        // not fit goes back to the global head, still oldest first, as Go's runqput would
-        // send it back through runqputslow.
+        // instead of a poll and a put per task. The local ring is empty whenever n > 1 is asked
+        // for (findRunnable found nothing local); should some not fit, they go back to the
+        // global head, oldest first, so they stay ahead of tasks queued after them.
         Runnable[] batch = p.overflowScratch; // capacity/2 + 1 slots, n <= capacity/2
         int got = runq.pollBatch(batch, n);
         Runnable r = batch[0];
@@ -671,7 +672,7 @@ public final class Scheduler implements Executor, AutoCloseable {
         if (left > 0) {
             runq.putHeadBatch(batch, got - left, left);
         }
-        java.util.Arrays.fill(batch, 0, got, null);
+        Arrays.fill(batch, 0, got, null);
         return r;
     }
 
