@@ -225,6 +225,7 @@ final class RunQueue extends RunQueueL3Pad {
         if (!casHead(h, h + n)) { // cas-release, commits consume
             return false;
         }
+        clearTaken(h, n);
         scratch[n] = r;
         overflow.putBatch(scratch, n + 1);
         java.util.Arrays.fill(scratch, 0, n + 1, null);
@@ -294,10 +295,24 @@ final class RunQueue extends RunQueueL3Pad {
             }
             Runnable r = lpSlot(h);
             if (casHead(h, h + 1)) { // cas-release, commits consume
+                clearTaken(h, 1);
                 out.task = r;
                 out.inheritTime = false;
                 return r;
             }
+        }
+    }
+
+    /**
+     * Owner only, after its own casHead took {@code [h, h+n)}: clears those slots, so that the
+     * ring does not keep a task (and the goroutine behind it) reachable after it ran. Go's ring
+     * holds untraced pointers and need not; ours is traced. Safe: a thief that read these slots
+     * before our CAS fails its own, and only this owner writes the slots again, later. Slots
+     * taken by a thief stay as they are: clearing them would race the owner's refill.
+     */
+    private void clearTaken(int h, int n) {
+        for (int i = 0; i < n; i++) {
+            spSlot(h + i, null);
         }
     }
 
