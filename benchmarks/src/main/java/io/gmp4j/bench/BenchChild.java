@@ -128,22 +128,34 @@ public final class BenchChild {
             throw new IllegalArgumentException("impl direct has no " + bench + " (fib only)");
         }
         try (ParallelFloor f = new ParallelFloor(procs, Bodies.FIB_N, Bodies.FIB_SPAWN_DEPTH)) {
-            List<Double> samples = new ArrayList<>();
-            for (Reps rep = Reps.of(warmup, measured); rep.next(); ) {
-                System.gc(); // as runMacro does before every repetition
-                long t0 = System.nanoTime();
-                long r = f.run();
-                long ns = System.nanoTime() - t0;
-                Bodies.verify(bench, r, expected(bench));
-                if (rep.measuring()) {
-                    samples.add(ns / 1e6);
+            printResult(bench, "direct", procs, timedReps(bench, expected(bench), warmup, measured, () -> {
+                try {
+                    return f.run();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted", e);
                 }
-            }
-            printResult(bench, "direct", procs, samples, "ms");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
+            }), "ms");
         }
+    }
+
+    /**
+     * Runs {@code body} on this thread by the repetition plan, a full GC before each run, and
+     * checks each result against {@code expected}; returns the measured runs' times in ms.
+     */
+    private static List<Double> timedReps(String bench, long expected, int warmup, int measured, LongSupplier body) {
+        List<Double> samples = new ArrayList<>();
+        for (Reps rep = Reps.of(warmup, measured); rep.next(); ) {
+            System.gc();
+            long t0 = System.nanoTime();
+            long r = body.getAsLong();
+            long ns = System.nanoTime() - t0;
+            Bodies.verify(bench, r, expected);
+            if (rep.measuring()) {
+                samples.add(ns / 1e6);
+            }
+        }
+        return samples;
     }
 
     /** Operations one run of a channel benchmark performs: its figure is ns per operation. */
@@ -273,17 +285,7 @@ public final class BenchChild {
             if (a instanceof SavinaActors.Gmp4j g) {
                 RUNTIMES.add(g.runtime());
             }
-            List<Double> samples = new ArrayList<>();
-            for (Reps rep = Reps.of(warmup, measured); rep.next(); ) {
-                System.gc();
-                long t0 = System.nanoTime();
-                long r = savinaBody(bench, a);
-                long ns = System.nanoTime() - t0;
-                Bodies.verify(bench, r, expected);
-                if (rep.measuring()) {
-                    samples.add(ns / 1e6);
-                }
-            }
+            List<Double> samples = timedReps(bench, expected, warmup, measured, () -> savinaBody(bench, a));
             String st = a.stats();
             if (!st.isEmpty()) {
                 System.err.println("stats after the last rep: " + st);

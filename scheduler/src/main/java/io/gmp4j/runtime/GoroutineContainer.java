@@ -94,8 +94,8 @@ final class GoroutineContainer {
 
     /**
      * A registered container named {@code name} that lists {@code threads}' live goroutine
-     * threads; or null when this JDK lacks one of the seams, which is said once on stderr (the
-     * runtime then starts goroutines with {@code Thread.start()}).
+     * threads. When this JDK lacks one of the seams (said once on stderr), one whose
+     * {@link #start} is plain {@code Thread.start()}.
      */
     static GoroutineContainer create(String name, Supplier<Stream<Thread>> threads) {
         Throwable why = UNAVAILABLE;
@@ -113,13 +113,17 @@ final class GoroutineContainer {
                     + why + "): they run as well, a little slower at procs 2, and jcmd thread dumps do not"
                     + " group them by runtime");
         }
-        return null;
+        return new GoroutineContainer(null, null);
     }
 
     private static final AtomicBoolean WARNED = new AtomicBoolean();
 
-    /** Starts virtual thread {@code t} in this container ({@code Thread.start} otherwise). */
+    /** Starts virtual thread {@code t} in this container (with {@code Thread.start()} in the fallback). */
     void start(Thread t) {
+        if (container == null) {
+            t.start();
+            return;
+        }
         try {
             START.invokeExact(t, container);
         } catch (RuntimeException | Error e) {
@@ -131,6 +135,9 @@ final class GoroutineContainer {
 
     /** Takes the container out of the JDK's registry (the runtime closed). Idempotent. */
     void deregister() {
+        if (key == null) {
+            return;
+        }
         try {
             DEREGISTER.invokeExact(key);
         } catch (Throwable t) {

@@ -76,11 +76,16 @@ final class GoroutineRegistry {
          * leave, so it is amortised O(1) per append however often this is called. Single
          * writer; called when an M goes idle.
          */
-        void sweepIfStale(LongSupplier live) {
-            int n = size;
-            if (n > 0 && (appendedSinceSweep * 2 >= n || live.getAsLong() < n / 2)) {
-                sweep(items, n);
+        void sweepIfStale(long live) {
+            if (isStale(live)) {
+                sweep(items, size);
             }
+        }
+
+        /** Whether {@link #sweepIfStale} would sweep. Exact for the writer; a hint for others. */
+        boolean isStale(long live) {
+            int n = size;
+            return n > 0 && (appendedSinceSweep * 2 >= n || live < n / 2);
         }
 
         // Sequential pass over the entries (and the Gs, allocated in the same order) that
@@ -140,15 +145,20 @@ final class GoroutineRegistry {
      * Called by an M going idle: sweeps its own segment, and the shared one, when enough was
      * appended since their last sweep ({@link Segment#sweepIfStale}).
      */
-    void sweepIdle(M m, LongSupplier live) {
+    void sweepIdle(M m, LongSupplier liveCount) {
+        long live = liveCount.getAsLong();
         if (m.allgs != null) {
             m.allgs.sweepIfStale(live);
         }
-        sharedLock.lock();
-        try {
-            shared.sweepIfStale(live);
-        } finally {
-            sharedLock.unlock();
+        // A racy look first: stopm runs often in a network server, the shared segment rarely
+        // needs a sweep, and its lock is shared with every goroutine started off an M.
+        if (shared.isStale(live)) {
+            sharedLock.lock();
+            try {
+                shared.sweepIfStale(live);
+            } finally {
+                sharedLock.unlock();
+            }
         }
     }
 

@@ -153,7 +153,7 @@ public final class Scheduler implements Executor, AutoCloseable {
     final LongAdder taskFailures = new LongAdder();
 
     private final ThreadFactory vtFactory;
-    /** The JDK thread container goroutines start in (null: the JDK's root container); see GoroutineContainer. */
+    /** The JDK thread container goroutines start in; see GoroutineContainer. */
     private final GoroutineContainer container;
     private final Sysmon sysmon;
     private final int runqCapacity;
@@ -311,11 +311,7 @@ public final class Scheduler implements Executor, AutoCloseable {
             allgs.add(m != null && m.sched == this ? m : null, g, liveCount);
         }
         try {
-            if (container != null) {
-                container.start(t);
-            } else {
-                t.start();
-            }
+            container.start(t);
         } catch (RuntimeException e) {
             forget(g);
             throw e;
@@ -1740,9 +1736,7 @@ public final class Scheduler implements Executor, AutoCloseable {
             lock.unlock();
         }
         sysmon.shutdown();
-        if (container != null) {
-            container.deregister();
-        }
+        container.deregister();
         netpoller.wakeup();
         NetpollThread npt = netpollThread.get();
         if (npt != null) {
