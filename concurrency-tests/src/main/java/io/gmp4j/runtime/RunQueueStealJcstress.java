@@ -32,10 +32,6 @@ public class RunQueueStealJcstress {
         }
     }
 
-    private static final RunQueue.Overflow NO_OVERFLOW = (batch, n) -> {
-        throw new AssertionError("no overflow expected");
-    };
-
     private final RunQueue owner = new RunQueue(4);
     private final RunQueue thief = new RunQueue(4);
     private final Runnable[] scratch = new Runnable[3];
@@ -43,8 +39,8 @@ public class RunQueueStealJcstress {
 
     @Actor
     public void ownerSide(III_Result r) {
-        owner.put(new Task(1), false, NO_OVERFLOW, scratch);
-        owner.put(new Task(2), false, NO_OVERFLOW, scratch);
+        owner.put(new Task(1), false, RunQueueFixtures.NO_OVERFLOW, scratch);
+        owner.put(new Task(2), false, RunQueueFixtures.NO_OVERFLOW, scratch);
         Runnable t = owner.get(got, true);
         r.r1 = t == null ? 0 : ((Task) t).id;
     }

@@ -22,17 +22,13 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "a readying lost or run twice")
 @State
 public class RunnextCycleStealJcstress {
-    private static final RunQueue.Overflow NO_OVERFLOW = (batch, n) -> {
-        throw new AssertionError("no overflow expected");
-    };
-
     private final RunQueue owner = new RunQueue(4);
     private final RunQueue thief = new RunQueue(4);
     private final Runnable task = () -> { };
     private final RunQueue.Got got = new RunQueue.Got();
 
     public RunnextCycleStealJcstress() {
-        owner.put(task, true, NO_OVERFLOW, new Runnable[3]);
+        owner.put(task, true, RunQueueFixtures.NO_OVERFLOW, new Runnable[3]);
     }
 
     @Actor
@@ -40,7 +36,7 @@ public class RunnextCycleStealJcstress {
         boolean ran = owner.get(got, true) == task;
         r.r1 = ran ? 1 : 0;
         // the task ran (or was stolen) and is readied again into runnext
-        owner.put(task, true, NO_OVERFLOW, new Runnable[3]);
+        owner.put(task, true, RunQueueFixtures.NO_OVERFLOW, new Runnable[3]);
     }
 
     @Actor
@@ -51,13 +47,6 @@ public class RunnextCycleStealJcstress {
 
     @Arbiter
     public void rest(III_Result r) {
-        int left = 0;
-        while (owner.get(got, true) != null) {
-            left++;
-        }
-        while (thief.get(got, true) != null) {
-            left++;
-        }
-        r.r3 = left;
+        r.r3 = RunQueueFixtures.drain(got, owner, thief);
     }
 }

@@ -19,17 +19,13 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "runnext lost or run twice")
 @State
 public class RunnextStealJcstress {
-    private static final RunQueue.Overflow NO_OVERFLOW = (batch, n) -> {
-        throw new AssertionError("no overflow expected");
-    };
-
     private final RunQueue owner = new RunQueue(4);
     private final RunQueue thief = new RunQueue(4);
     private final Runnable task = () -> { };
     private final RunQueue.Got got = new RunQueue.Got();
 
     public RunnextStealJcstress() {
-        owner.put(task, true, NO_OVERFLOW, new Runnable[3]);
+        owner.put(task, true, RunQueueFixtures.NO_OVERFLOW, new Runnable[3]);
     }
 
     @Actor
@@ -45,13 +41,6 @@ public class RunnextStealJcstress {
 
     @Arbiter
     public void rest(III_Result r) {
-        int left = 0;
-        while (owner.get(got, true) != null) {
-            left++;
-        }
-        while (thief.get(got, true) != null) {
-            left++;
-        }
-        r.r3 = left;
+        r.r3 = RunQueueFixtures.drain(got, owner, thief);
     }
 }
