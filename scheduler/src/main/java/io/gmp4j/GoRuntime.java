@@ -205,6 +205,7 @@ public final class GoRuntime implements AutoCloseable {
         private boolean checkDeadlock = !"false".equals(System.getProperty("gmp4j.checkdead"));
         private long schedtraceMillis = Long.getLong("gmp4j.schedtrace", 0L);
         private Netpoller netpoller;
+        private Boolean pinCarriers;
 
         private Builder() {
         }
@@ -270,14 +271,44 @@ public final class GoRuntime implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Pin each M (carrier thread) to a CPU of its own P while it holds that P: P i runs on the
+         * i-th CPU this thread may run on (its affinity mask, as {@code taskset} or a cgroup
+         * cpuset set it), wrapping when there are more Ps than CPUs. Off by default, as in Go;
+         * {@code -Dgmp4j.pincarriers=true} turns it on when the builder does not say. It helps
+         * where the kernel places a woken M on its waker's CPU while another idles (measured in
+         * the README's performance section); it costs a system call each time an M takes a P
+         * of another CPU, and goroutines blocked in {@link io.gmp4j.Syscall#blocking} keep the
+         * pin of the P they left. Linux only; {@link #build} fails clearly elsewhere, and
+         * without {@code --enable-native-access=ALL-UNNAMED}.
+         */
+        public Builder pinCarriers(boolean on) {
+            this.pinCarriers = on;
+            return this;
+        }
+
         /** Starts the runtime. */
         public GoRuntime build() {
             int procs = maxProcs > 0 ? maxProcs : resolveMaxProcs();
+            boolean pin = pinCarriers != null ? pinCarriers : resolvePinCarriers();
             if (Integer.bitCount(runqSize) != 1 || runqSize < 4) {
                 throw new IllegalArgumentException("run queue size must be a power of two >= 4, got " + runqSize);
             }
             return new GoRuntime(new Scheduler(new Scheduler.Config(name, procs, Math.max(maxThreads, procs),
-                    maxHandoffThreads, runqSize, registry, checkDeadlock, schedtraceMillis, netpoller)));
+                    maxHandoffThreads, runqSize, registry, checkDeadlock, schedtraceMillis, netpoller, pin)));
+        }
+
+        static boolean resolvePinCarriers() {
+            String prop = System.getProperty("gmp4j.pincarriers");
+            if (prop == null || prop.isBlank()) {
+                return false;
+            }
+            return switch (prop.trim()) {
+                case "true" -> true;
+                case "false" -> false;
+                default -> throw new IllegalArgumentException(
+                        "-Dgmp4j.pincarriers must be true or false, got '" + prop + "'");
+            };
         }
 
         static int resolveMaxProcs() {

@@ -48,6 +48,8 @@ final class M extends Thread {
     int locks;
     /** Whether the task returned by findRunnable inherits the time slice. */
     boolean inheritTime;
+    /** Pinned mode: the CPU this thread is pinned to, or -1 (see Scheduler.pinToCpuOf). */
+    int pinnedCpu = -1;
     /** Per-M random state for steal order (xorshift). */
     int rand;
     /** Go's m.goidcache/goidcacheend: ids reserved in batches, to spare a shared atomic per go(). */

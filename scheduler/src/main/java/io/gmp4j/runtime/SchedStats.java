@@ -31,6 +31,8 @@ import java.util.Arrays;
  * @param mWakeups           idle Ms woken or new Ms started to run a P ({@code startm})
  * @param mSleeps            Ms that went to sleep on the idle list ({@code stopm})
  * @param threadCapReached   whether an M cap was hit (reported once on stderr)
+ * @param pinnedCpus         the CPU each P's M is pinned to, by P id; empty unless carriers are pinned
+ * @param carrierPins        times an M moved itself to its new P's CPU ({@code sched_setaffinity} calls)
  * @param netpoll            the network poller thread's transport and load, or null when none runs
  */
 public record SchedStats(long uptimeMillis, int gomaxprocs, int idleProcs, int threads, int spinningThreads,
@@ -38,7 +40,7 @@ public record SchedStats(long uptimeMillis, int gomaxprocs, int idleProcs, int t
                          long goroutinesCreated, long goroutines, long steals, long stolen, long runnextHits,
                          long runnextCapped, long overflows, long fairnessPicks, long handoffs,
                          long preemptRequests, long injections, long mWakeups, long mSleeps,
-                         boolean threadCapReached,
+                         boolean threadCapReached, int[] pinnedCpus, long carrierPins,
                          String netpoll) {
 
     /**
@@ -71,6 +73,7 @@ public record SchedStats(long uptimeMillis, int gomaxprocs, int idleProcs, int t
                 + " preemptRequests=" + preemptRequests + " injections=" + injections
                 + " mwakeups=" + mWakeups + " msleeps=" + mSleeps
                 + " handoffThreads=" + handoffThreads + " tasksRun=" + Arrays.toString(tasksRun)
+                + (pinnedCpus.length == 0 ? "" : " pinnedCpus=" + Arrays.toString(pinnedCpus) + " carrierPins=" + carrierPins)
                 + (netpoll == null ? "" : " netpoll=[" + netpoll + "]");
     }
 

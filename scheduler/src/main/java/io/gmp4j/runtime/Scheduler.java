@@ -145,6 +145,8 @@ public final class Scheduler implements Executor, AutoCloseable {
 
     // --- counters
     final LongAdder handoffs = new LongAdder();
+    /** sched_setaffinity calls by Ms moving to their new P's CPU (pinned mode only). */
+    private final LongAdder carrierPins = new LongAdder();
     final LongAdder preemptRequests = new LongAdder();
     final LongAdder injections = new LongAdder();
     /** startm calls that woke an idle M or started a new one; stopm calls. */
@@ -168,6 +170,10 @@ public final class Scheduler implements Executor, AutoCloseable {
 
     /** The closed flag, on a cache line of its own: read on every execute, written once. */
     private final ClosedFlag life = new ClosedFlag();
+    /** Pinned mode: the CPUs Ps map onto, and the calls that pin; both null when off. */
+    private final int[] allowedCpus;
+    private final CpuAffinity affinity;
+    private volatile boolean pinErrorReported;
     /** Set by Go.main-style runs: deadlocks are only reported while a main goroutine runs. */
     private volatile MainWait mainWait;
 
@@ -178,7 +184,7 @@ public final class Scheduler implements Executor, AutoCloseable {
     /** Configuration for a new scheduler; see {@code io.gmp4j.GoRuntime.Builder}. */
     public record Config(String name, int maxProcs, int maxThreads, int maxHandoffThreads, int runqCapacity,
                          boolean goroutineRegistry, boolean checkDeadlock, long schedtraceMillis,
-                         Netpoller netpoller) {
+                         Netpoller netpoller, boolean pinCarriers) {
     }
 
     /**
@@ -213,6 +219,16 @@ public final class Scheduler implements Executor, AutoCloseable {
             allp[i] = new P(i, runqCapacity, this);
         }
         this.coprimes = coprimes(gomaxprocs);
+        if (c.pinCarriers()) {
+            this.affinity = CpuAffinity.load();
+            this.allowedCpus = affinity.allowedCpus();
+            if (allowedCpus.length == 0) {
+                throw new IllegalStateException("pinCarriers: the building thread may run on no CPU");
+            }
+        } else {
+            this.affinity = null;
+            this.allowedCpus = null;
+        }
         this.vtFactory = Carrier.virtualThreadFactory(this);
         this.container = GoroutineContainer.create("gmp4j runtime '" + name + "'",
                 () -> allGoroutines().stream().map(G::thread).filter(t -> t != null && t.isAlive()));
@@ -954,6 +970,44 @@ public final class Scheduler implements Executor, AutoCloseable {
         m.p = p;
         // volatile store: later owner reads of shared state must not float above it
         p.setStatus(P.pack(e, P.RUNNING));
+        if (allowedCpus != null) {
+            pinToCpuOf(m, p);
+        }
+    }
+
+    /**
+     * Pinned mode: moves the calling thread, which is M {@code m} (acquirep runs only on the M's
+     * own thread, the scheduler loop or a goroutine mounted on it), to P {@code p}'s CPU. P i
+     * runs on the i-th allowed CPU, wrapping when there are more Ps than CPUs. An M that keeps
+     * its P, or takes one with the same CPU, makes no system call.
+     */
+    private void pinToCpuOf(M m, P p) {
+        int cpu = allowedCpus[p.id % allowedCpus.length];
+        if (m.pinnedCpu == cpu) {
+            return;
+        }
+        int errno = affinity.pinCurrentThread(cpu);
+        if (errno == 0) {
+            m.pinnedCpu = cpu;
+            carrierPins.increment();
+        } else if (!pinErrorReported) {
+            // the CPU went offline or left the cpuset since start: run unpinned, say so once
+            pinErrorReported = true;
+            System.err.println("gmp4j: runtime '" + name + "' could not pin an M to CPU " + cpu
+                    + " (sched_setaffinity errno " + errno + "); that M runs unpinned");
+        }
+    }
+
+    /** The CPU each P's M is pinned to, by P id; empty unless carriers are pinned. */
+    private int[] pinnedCpus() {
+        if (allowedCpus == null) {
+            return new int[0];
+        }
+        int[] cpus = new int[gomaxprocs];
+        for (int i = 0; i < gomaxprocs; i++) {
+            cpus[i] = allowedCpus[i % allowedCpus.length];
+        }
+        return cpus;
     }
 
     /** Go's releasep: unbinds the M's P (the caller puts it on the idle list). */
@@ -1685,7 +1739,7 @@ public final class Scheduler implements Executor, AutoCloseable {
                 threads + 1 /* sysmon */, nmspinning.get(), idleThreads, handoffThreads, runq.size(), lens, ran,
                 created, numGoroutine(), steals, stolen, runnextHits, capped, overflows, fairness,
                 handoffs.sum(), preemptRequests.sum(), injections.sum(), mWakeups.sum(), mSleeps.sum(), mCapReported,
-                npt == null ? null : npt.describe());
+                pinnedCpus(), carrierPins.sum(), npt == null ? null : npt.describe());
     }
 
     /** Go's GODEBUG=schedtrace line. */

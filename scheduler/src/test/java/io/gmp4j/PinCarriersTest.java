@@ -1,0 +1,177 @@
+package io.gmp4j;
+
+import io.gmp4j.runtime.CpuAffinity;
+import io.gmp4j.runtime.SchedStats;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * The opt-in pinned mode: while an M holds P i it runs only on the i-th CPU the process may use,
+ * read back from the kernel inside the goroutines it carries.
+ */
+@ExtendWith(NoUncaughtExceptions.class)
+class PinCarriersTest {
+    private static final int GOROUTINES = 4;
+    /** Samples per goroutine at most; each stops early once every P has been seen. */
+    private static final int MAX_SAMPLES = 200_000;
+
+    /** What the goroutines saw: samples whose carrier mask was not its P's CPU, and which Ps ran. */
+    private record Seen(int samples, int wrong, String firstWrong, int psSeen) {
+    }
+
+    /**
+     * Runs goroutines on {@code rt} that, between yields, read their P and their carrier's
+     * affinity mask. Between the two reads the goroutine cannot leave its M, nor the M its P
+     * (no park, no system call), so each sample pairs a P with the mask of the M holding it.
+     */
+    private static Seen sample(GoRuntime rt, int[] expectedCpuOfP) {
+        CpuAffinity affinity = CpuAffinity.load();
+        int allPs = (1 << rt.gomaxprocs()) - 1;
+        AtomicInteger psSeen = new AtomicInteger();
+        AtomicInteger samples = new AtomicInteger();
+        AtomicInteger wrong = new AtomicInteger();
+        AtomicReference<String> firstWrong = new AtomicReference<>();
+        CountDownLatch done = new CountDownLatch(GOROUTINES);
+        for (int g = 0; g < GOROUTINES; g++) {
+            rt.go(() -> {
+                for (int i = 0; i < MAX_SAMPLES && psSeen.get() != allPs; i++) {
+                    int pid = rt.scheduler().currentPid();
+                    int[] mask = affinity.allowedCpus();
+                    samples.incrementAndGet();
+                    psSeen.getAndUpdate(bits -> bits | 1 << pid);
+                    int[] expected = expectedCpuOfP == null ? null : new int[] {expectedCpuOfP[pid]};
+                    if (expected != null && !Arrays.equals(expected, mask)) {
+                        wrong.incrementAndGet();
+                        firstWrong.compareAndSet(null, "P" + pid + " ran on " + Arrays.toString(mask)
+                                + ", expected " + Arrays.toString(expected));
+                    }
+                    Go.gosched();
+                }
+                done.countDown();
+            });
+        }
+        TestSupport.await(done, rt::toString);
+        return new Seen(samples.get(), wrong.get(), firstWrong.get(), psSeen.get());
+    }
+
+    @Test
+    void eachPsCarrierRunsOnlyOnThatPsCpu() {
+        int[] allowed = CpuAffinity.load().allowedCpus();
+        try (GoRuntime rt = GoRuntime.builder().maxProcs(2).pinCarriers(true).name("pinned").build()) {
+            int[] cpuOfP = {allowed[0], allowed[1 % allowed.length]};
+            Seen seen = sample(rt, cpuOfP);
+            SchedStats s = rt.stats();
+            System.out.println("pinned: " + seen + " " + s);
+            assertEquals(0, seen.wrong(), seen.firstWrong());
+            assertEquals(3, seen.psSeen(), () -> "both Ps ran goroutines: " + seen);
+            assertArrayEquals(cpuOfP, s.pinnedCpus());
+            assertTrue(s.carrierPins() >= 2, () -> "each M pinned itself once at least: " + s);
+        }
+    }
+
+    @Test
+    void psMapOntoTheCpusTheBuildingThreadMayUse() throws InterruptedException {
+        CpuAffinity affinity = CpuAffinity.load();
+        int[] allowed = affinity.allowedCpus();
+        int only = allowed[allowed.length - 1];
+        AtomicReference<Object> result = new AtomicReference<>();
+        // A thread of its own, so that restricting its mask (as taskset would) touches nothing else.
+        Thread builder = new Thread(() -> {
+            try {
+                assertEquals(0, affinity.pinCurrentThread(only));
+                assertArrayEquals(new int[] {only}, affinity.allowedCpus());
+                try (GoRuntime rt = GoRuntime.builder().maxProcs(3).pinCarriers(true).name("pinned-one").build()) {
+                    assertArrayEquals(new int[] {only, only, only}, rt.stats().pinnedCpus(),
+                            "three Ps wrap onto the one allowed CPU");
+                    result.set(sample(rt, new int[] {only, only, only}));
+                }
+            } catch (Throwable t) {
+                result.set(t);
+            }
+        }, "pin-builder");
+        builder.start();
+        builder.join(TimeUnit.SECONDS.toMillis(TestSupport.TIMEOUT_S));
+        assertFalse(builder.isAlive(), "builder thread finished");
+        if (result.get() instanceof Throwable t) {
+            fail(t);
+        }
+        Seen seen = (Seen) result.get();
+        assertEquals(0, seen.wrong(), seen.firstWrong());
+        assertTrue(seen.samples() > 0);
+    }
+
+    @Test
+    void offByDefaultCarriersKeepTheProcessMask() {
+        int[] allowed = CpuAffinity.load().allowedCpus();
+        try (GoRuntime rt = GoRuntime.builder().maxProcs(2).name("unpinned").build()) {
+            AtomicReference<int[]> mask = new AtomicReference<>();
+            CountDownLatch done = new CountDownLatch(1);
+            rt.go(() -> {
+                mask.set(CpuAffinity.load().allowedCpus());
+                done.countDown();
+            });
+            TestSupport.await(done, rt::toString);
+            assertArrayEquals(allowed, mask.get());
+            assertEquals(0, rt.stats().pinnedCpus().length);
+            assertEquals(0, rt.stats().carrierPins());
+        }
+    }
+
+    @Test
+    void badPropertyValueFailsClearly() {
+        String old = System.getProperty("gmp4j.pincarriers");
+        try {
+            System.setProperty("gmp4j.pincarriers", "yes");
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> GoRuntime.builder().maxProcs(1).build());
+            assertTrue(e.getMessage().contains("-Dgmp4j.pincarriers must be true or false, got 'yes'"), e.getMessage());
+            System.setProperty("gmp4j.pincarriers", "true");
+            try (GoRuntime rt = GoRuntime.builder().maxProcs(1).name("pinned-by-property").build()) {
+                assertEquals(1, rt.stats().pinnedCpus().length, "the property turns pinning on");
+            }
+        } finally {
+            if (old == null) {
+                System.clearProperty("gmp4j.pincarriers");
+            } else {
+                System.setProperty("gmp4j.pincarriers", old);
+            }
+        }
+    }
+
+    /** Run in a child JVM without {@code --enable-native-access}. */
+    public static final class Child {
+        public static void main(String[] args) {
+            try (GoRuntime rt = GoRuntime.builder().maxProcs(1).pinCarriers(true).build()) {
+                System.out.println("no error " + rt);
+                System.exit(0);
+            } catch (IllegalStateException e) {
+                System.out.println("error: " + e.getMessage());
+                System.exit(3);
+            }
+        }
+    }
+
+    @Test
+    void withoutNativeAccessTheErrorNamesTheFlag() throws IOException, InterruptedException {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Process p = new ProcessBuilder(List.of(java, "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), Child.class.getName()))
+                .redirectErrorStream(true)
+                .start();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "child JVM did not finish");
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(3, p.exitValue(), out);
+        assertTrue(out.contains("--enable-native-access=ALL-UNNAMED"), out);
+    }
+}
