@@ -109,6 +109,8 @@ public final class BenchMain {
         List<Integer> procs = List.of(1, 2);
         boolean json;
         boolean quick;
+        /** --pin: gmp4j's carriers pinned to their P's CPU ({@code -Dgmp4j.pincarriers=true}). */
+        boolean pin;
         int reps = -1;
         int warmup = -1;
         /** Rounds over the implementations, alternating; a figure is the median of the rounds'. */
@@ -200,6 +202,8 @@ public final class BenchMain {
                             (its leaves on platform threads: the machine's speed-up ceiling) and proxy-* (the
                             echo server reached without a proxy))
                   --json    JSON lines instead of a table
+                  --pin     run gmp4j with its carriers pinned to their P's CPU (-Dgmp4j.pincarriers=true);
+                            its JSON lines then carry "pinned":true
                   --reps    measured repetitions (default 5, --quick 3); value = median
                   --warmup  warm-up repetitions (default 3, --quick 1)
                   --min-warmup-ms   warm-up lasts at least this long too (default 2000, --quick 0)
@@ -220,6 +224,7 @@ public final class BenchMain {
             switch (a) {
                 case "--json" -> o.json = true;
                 case "--quick" -> o.quick = true;
+                case "--pin" -> o.pin = true;
                 case "--procs" -> o.procs = parseProcs(value(args, ++i, a));
                 case "--impls" -> {
                     o.impls.clear();
@@ -293,7 +298,10 @@ public final class BenchMain {
     private int runAll() {
         String java = System.getProperty("gmp4j.java", defaultJava());
         List<String> jvmFlags = split(System.getProperty("gmp4j.jvmFlags", DEFAULT_JVM_FLAGS));
-        List<String> childFlags = split(System.getProperty("gmp4j.bench.childFlags", ""));
+        List<String> childFlags = new ArrayList<>(split(System.getProperty("gmp4j.bench.childFlags", "")));
+        if (opt.pin) {
+            childFlags.add("-Dgmp4j.pincarriers=true"); // read by gmp4j only; the other impls ignore it
+        }
         String cp = System.getProperty("java.class.path");
 
         Path goBinary = null;
@@ -503,14 +511,15 @@ public final class BenchMain {
             System.err.println("gmp4j bench:   " + r.bench() + " " + r.impl() + " procs=" + r.procs() + ": "
                     + BenchChild.fmt(r.value()) + " " + r.unit() + " (samples " + r.samples() + ")");
             if (opt.json && opt.rounds == 1) {
-                printJson(r);
+                printJson(r, opt.pin);
             }
         }
     }
 
-    private static void printJson(Result r) {
+    private static void printJson(Result r, boolean pinned) {
         System.out.println("{\"bench\":\"" + r.bench() + "\",\"impl\":\"" + r.impl() + "\",\"procs\":"
-                + r.procs() + ",\"value\":" + BenchChild.fmt(r.value()) + ",\"unit\":\"" + r.unit() + "\"}");
+                + r.procs() + ",\"value\":" + BenchChild.fmt(r.value()) + ",\"unit\":\"" + r.unit() + "\""
+                + (pinned && r.impl().equals("gmp4j") ? ",\"pinned\":true}" : "}"));
         System.out.flush();
     }
 
@@ -714,7 +723,7 @@ public final class BenchMain {
                         + BenchChild.fmt(r.value()) + " " + r.unit() + " (median of " + opt.rounds + " rounds: "
                         + r.samples() + ")");
                 if (opt.json) {
-                    printJson(r);
+                    printJson(r, opt.pin);
                 }
             }
         }
@@ -768,6 +777,9 @@ public final class BenchMain {
     private void printTable() {
         List<String> impls = implsPresent();
         StringBuilder sb = new StringBuilder();
+        if (opt.pin) {
+            sb.append("gmp4j ran with its carriers pinned to their P's CPU (--pin)\n");
+        }
         sb.append(String.format(Locale.ROOT, "%-26s %5s", "bench", "procs"));
         for (String i : impls) {
             sb.append(String.format(Locale.ROOT, " %12s", i));

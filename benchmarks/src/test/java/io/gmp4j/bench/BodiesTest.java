@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -93,6 +94,8 @@ class BodiesTest {
         assertEquals(123.456, BenchChild.median(List.of(130.0, 120.0, 123.456)), 1e-9);
         assertEquals(2.5, BenchChild.median(List.of(1.0, 2.0, 3.0, 4.0)), 1e-9);
         assertNotNull(BenchMain.parse(new String[]{"fib", "--procs", "1,2", "--quick", "--json"}));
+        assertTrue(BenchMain.parse(new String[]{"fib", "--pin"}).pin, "--pin pins gmp4j's carriers");
+        assertFalse(BenchMain.parse(new String[]{"fib"}).pin, "unpinned by default, as Go");
         assertThrows(IllegalArgumentException.class, () -> BenchMain.parse(new String[]{"nosuch"}));
         assertThrows(IllegalArgumentException.class, () -> BenchMain.parseResult("@result bench=x"));
     }
