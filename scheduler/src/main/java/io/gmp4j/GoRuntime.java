@@ -273,13 +273,15 @@ public final class GoRuntime implements AutoCloseable {
 
         /**
          * Pin each M (carrier thread) to a CPU of its own P while it holds that P: P i runs on the
-         * i-th CPU this thread may run on (its affinity mask, as {@code taskset} or a cgroup
-         * cpuset set it), wrapping when there are more Ps than CPUs. Off by default, as in Go;
+         * i-th CPU the process may run on (its main thread's affinity mask, as {@code taskset}
+         * or a cgroup cpuset set it), wrapping when there are more Ps than CPUs. Off by default, as in Go;
          * {@code -Dgmp4j.pincarriers=true} turns it on when the builder does not say. It helps
          * where the kernel places a woken M on its waker's CPU while another idles (measured in
          * the README's performance section); it costs a system call each time an M takes a P
          * of another CPU, and goroutines blocked in {@link io.gmp4j.Syscall#blocking} keep the
-         * pin of the P they left. Linux only; {@link #build} fails clearly elsewhere, and
+         * pin of the P they left. A platform thread that a goroutine starts inherits its M's
+         * CPU (Linux's rule; the runtime's own threads undo it): start thread pools from outside
+         * goroutines. Linux only; {@link #build} fails clearly elsewhere, and
          * without {@code --enable-native-access=ALL-UNNAMED}.
          */
         public Builder pinCarriers(boolean on) {

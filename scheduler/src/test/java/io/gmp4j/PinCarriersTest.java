@@ -67,7 +67,7 @@ class PinCarriersTest {
 
     @Test
     void eachPsCarrierRunsOnlyOnThatPsCpu() {
-        int[] allowed = CpuAffinity.load().allowedCpus();
+        int[] allowed = CpuAffinity.load().processCpus();
         try (GoRuntime rt = GoRuntime.builder().maxProcs(2).pinCarriers(true).name("pinned").build()) {
             int[] cpuOfP = {allowed[0], allowed[1 % allowed.length]};
             Seen seen = sample(rt, cpuOfP);
@@ -81,39 +81,62 @@ class PinCarriersTest {
     }
 
     @Test
-    void psMapOntoTheCpusTheBuildingThreadMayUse() throws InterruptedException {
-        CpuAffinity affinity = CpuAffinity.load();
-        int[] allowed = affinity.allowedCpus();
-        int only = allowed[allowed.length - 1];
-        AtomicReference<Object> result = new AtomicReference<>();
-        // A thread of its own, so that restricting its mask (as taskset would) touches nothing else.
-        Thread builder = new Thread(() -> {
-            try {
-                assertEquals(0, affinity.pinCurrentThread(only));
-                assertArrayEquals(new int[] {only}, affinity.allowedCpus());
-                try (GoRuntime rt = GoRuntime.builder().maxProcs(3).pinCarriers(true).name("pinned-one").build()) {
-                    assertArrayEquals(new int[] {only, only, only}, rt.stats().pinnedCpus(),
-                            "three Ps wrap onto the one allowed CPU");
-                    result.set(sample(rt, new int[] {only, only, only}));
+    void aRuntimeBuiltInsideAPinnedGoroutineStillMapsOntoEveryCpuOfTheProcess() {
+        int[] process = CpuAffinity.load().processCpus();
+        int[] cpuOfP = {process[0], process[1 % process.length]};
+        try (GoRuntime outer = GoRuntime.builder().maxProcs(1).pinCarriers(true).name("pinned-outer").build()) {
+            AtomicReference<Object> result = new AtomicReference<>();
+            CountDownLatch done = new CountDownLatch(1);
+            outer.go(() -> {
+                // This M runs on process[0] only; threads it starts inherit that mask.
+                try (GoRuntime inner = GoRuntime.builder().maxProcs(2).pinCarriers(true).name("pinned-inner").build()) {
+                    assertArrayEquals(cpuOfP, inner.stats().pinnedCpus());
+                    result.set(sample(inner, cpuOfP));
+                } catch (Throwable t) {
+                    result.set(t);
+                } finally {
+                    done.countDown();
                 }
-            } catch (Throwable t) {
-                result.set(t);
+            });
+            TestSupport.await(done, outer::toString);
+            if (result.get() instanceof Throwable t) {
+                fail(t);
             }
-        }, "pin-builder");
-        builder.start();
-        builder.join(TimeUnit.SECONDS.toMillis(TestSupport.TIMEOUT_S));
-        assertFalse(builder.isAlive(), "builder thread finished");
-        if (result.get() instanceof Throwable t) {
-            fail(t);
+            Seen seen = (Seen) result.get();
+            assertEquals(0, seen.wrong(), seen.firstWrong());
+            assertEquals(3, seen.psSeen(), () -> "both inner Ps ran goroutines: " + seen);
         }
-        Seen seen = (Seen) result.get();
-        assertEquals(0, seen.wrong(), seen.firstWrong());
-        assertTrue(seen.samples() > 0);
+    }
+
+    /** Run in a child JVM under {@code taskset}: prints the pinned runtime's CPU of each P. */
+    public static final class TasksetChild {
+        public static void main(String[] args) {
+            try (GoRuntime rt = GoRuntime.builder().maxProcs(3).pinCarriers(true).build()) {
+                System.out.println("pinnedCpus=" + Arrays.toString(rt.stats().pinnedCpus()));
+            }
+        }
+    }
+
+    @Test
+    void psMapOntoTheCpusTasksetAllows() throws IOException, InterruptedException {
+        int[] process = CpuAffinity.load().processCpus();
+        int only = process[process.length - 1];
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Process p = new ProcessBuilder(List.of("taskset", "-c", Integer.toString(only), java,
+                "--add-opens", "java.base/java.lang=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), TasksetChild.class.getName()))
+                .redirectErrorStream(true)
+                .start();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "child JVM did not finish");
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("pinnedCpus=[" + only + ", " + only + ", " + only + "]"),
+                "three Ps wrap onto the one CPU taskset allows: " + out);
     }
 
     @Test
     void offByDefaultCarriersKeepTheProcessMask() {
-        int[] allowed = CpuAffinity.load().allowedCpus();
+        int[] allowed = CpuAffinity.load().processCpus();
         try (GoRuntime rt = GoRuntime.builder().maxProcs(2).name("unpinned").build()) {
             AtomicReference<int[]> mask = new AtomicReference<>();
             CountDownLatch done = new CountDownLatch(1);

@@ -74,6 +74,7 @@ final class ThreadPoller extends Poller {
     }
 
     private void run() {
+        sched.unpinCurrentThread(); // started lazily, maybe by a goroutine on a pinned M
         if (attached) {
             sched.batchExecutesOf(thread, batch);
         }

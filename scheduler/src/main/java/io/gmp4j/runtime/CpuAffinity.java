@@ -72,14 +72,33 @@ public final class CpuAffinity {
                 "pinning carriers to CPUs needs " + name + ", which this libc does not export"));
     }
 
-    /** The CPUs the calling thread may run on (its affinity mask: taskset, cgroup cpuset), ascending. */
+    /**
+     * The CPUs the process may run on: its main thread's affinity mask ({@code taskset}, a cgroup
+     * cpuset), which a runtime built inside a pinned goroutine does not narrow; the calling
+     * thread's mask when the main thread's cannot be read (it has exited), ascending.
+     */
+    public int[] processCpus() {
+        int[] cpus = cpusOf((int) ProcessHandle.current().pid());
+        return cpus != null ? cpus : allowedCpus();
+    }
+
+    /** The CPUs the calling thread may run on, ascending. */
     public int[] allowedCpus() {
+        int[] cpus = cpusOf(0);
+        if (cpus == null) {
+            throw new IllegalStateException("sched_getaffinity of the calling thread failed");
+        }
+        return cpus;
+    }
+
+    /** The affinity of thread {@code tid} (0: the caller), or null when the kernel refuses. */
+    private int[] cpusOf(int tid) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment mask = arena.allocate(MASK_BYTES, 8);
             MemorySegment state = arena.allocate(CALL_STATE);
-            int r = (int) getaffinity.invokeExact(state, 0, MASK_BYTES, mask);
+            int r = (int) getaffinity.invokeExact(state, tid, MASK_BYTES, mask);
             if (r < 0) {
-                throw new IllegalStateException("sched_getaffinity failed, errno " + (int) ERRNO.get(state, 0L));
+                return null;
             }
             int[] cpus = new int[(int) MASK_BYTES * 8];
             int n = 0;
@@ -90,7 +109,7 @@ public final class CpuAffinity {
                     bits &= bits - 1;
                 }
             }
-            return Arrays.copyOf(cpus, n);
+            return n == 0 ? null : Arrays.copyOf(cpus, n);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {

@@ -221,10 +221,7 @@ public final class Scheduler implements Executor, AutoCloseable {
         this.coprimes = coprimes(gomaxprocs);
         if (c.pinCarriers()) {
             this.affinity = CpuAffinity.load();
-            this.allowedCpus = affinity.allowedCpus();
-            if (allowedCpus.length == 0) {
-                throw new IllegalStateException("pinCarriers: the building thread may run on no CPU");
-            }
+            this.allowedCpus = affinity.processCpus();
         } else {
             this.affinity = null;
             this.allowedCpus = null;
@@ -995,6 +992,18 @@ public final class Scheduler implements Executor, AutoCloseable {
             pinErrorReported = true;
             System.err.println("gmp4j: runtime '" + name + "' could not pin an M to CPU " + cpu
                     + " (sched_setaffinity errno " + errno + "); that M runs unpinned");
+        }
+    }
+
+    /**
+     * Pinned mode: lets the calling thread run on every CPU of the process again. A thread
+     * inherits its creator's affinity (Linux's rule), so a thread the runtime starts from a
+     * pinned M, other than an M (which pins itself to its P's CPU), calls this first: sysmon,
+     * the poller thread. No-op when carriers are not pinned.
+     */
+    public void unpinCurrentThread() {
+        if (allowedCpus != null) {
+            affinity.pinCurrentThread(allowedCpus);
         }
     }
 

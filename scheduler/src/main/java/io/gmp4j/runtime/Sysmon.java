@@ -60,6 +60,7 @@ final class Sysmon extends Thread {
 
     @Override
     public void run() {
+        sched.unpinCurrentThread(); // started by whoever built the runtime, maybe a pinned M
         long delay = MIN_SLEEP_NANOS;
         int idle = 0;
         long lastTrace = System.nanoTime();
