@@ -156,9 +156,19 @@ public final class BenchMain {
                 // 10,000,000 hops (quick: 1,000,000) take seconds; one run is 10^7 samples already
                 return quick ? "0+1" : "1+3";
             }
+            if (NetBench.isNet(bench) && warmup < 0 && !quick) {
+                // Servers under full load on two cores keep C2 busy for 10 s and more: the chat
+                // server's 1-s windows climbed from 3.0M to 4.5M lines/s over windows 4-9 and
+                // settled at 4.9-5.1M after 12; the echo servers settle after 5 (Netty) to 8
+                // (gmp4j) windows. Ten warm-up windows, for every implementation alike.
+                return NET_WARMUP_WINDOWS + "+" + measured();
+            }
             return warmups() + "+" + measured();
         }
     }
+
+    /** Warm-up windows of a network benchmark unless --warmup or --quick says otherwise. */
+    static final int NET_WARMUP_WINDOWS = 10;
 
     private final Options opt;
     private final List<Result> results = new ArrayList<>();
@@ -205,7 +215,7 @@ public final class BenchMain {
                   --pin     run gmp4j with its carriers pinned to their P's CPU (-Dgmp4j.pincarriers=true);
                             its JSON lines then carry "pinned":true
                   --reps    measured repetitions (default 5, --quick 3); value = median
-                  --warmup  warm-up repetitions (default 3, --quick 1)
+                  --warmup  warm-up repetitions (default 3, network benchmarks 10 windows, --quick 1)
                   --min-warmup-ms   warm-up lasts at least this long too (default 2000, --quick 0)
                   --min-measure-ms  measured repetitions last at least this long too, up to 500 of them
                             (default 1000, --quick 0): short bodies such as fib get many samples
