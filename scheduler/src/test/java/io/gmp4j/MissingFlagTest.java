@@ -3,9 +3,7 @@ package io.gmp4j;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -30,15 +28,9 @@ class MissingFlagTest {
 
     @Test
     void runtimeWithoutAddOpensFailsWithAMessageNamingTheFlag() throws IOException, InterruptedException {
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        Process p = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
-                Child.class.getName()))
-                .redirectErrorStream(true)
-                .start();
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "child JVM did not finish");
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(3, p.exitValue(), out);
-        assertTrue(out.contains("--add-opens java.base/java.lang=ALL-UNNAMED"), out);
-        assertTrue(out.lines().noneMatch("ran"::equals), out);
+        TestSupport.ChildRun run = TestSupport.runChildJvm(List.of(), List.of(), Child.class);
+        assertEquals(3, run.exit(), run.output());
+        assertTrue(run.output().contains("--add-opens java.base/java.lang=ALL-UNNAMED"), run.output());
+        assertTrue(run.output().lines().noneMatch("ran"::equals), run.output());
     }
 }

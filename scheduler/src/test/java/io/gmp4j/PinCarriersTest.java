@@ -6,11 +6,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -84,28 +82,18 @@ class PinCarriersTest {
     void aRuntimeBuiltInsideAPinnedGoroutineStillMapsOntoEveryCpuOfTheProcess() {
         int[] process = CpuAffinity.load().processCpus();
         int[] cpuOfP = {process[0], process[1 % process.length]};
+        AtomicReference<Seen> seen = new AtomicReference<>();
         try (GoRuntime outer = GoRuntime.builder().maxProcs(1).pinCarriers(true).name("pinned-outer").build()) {
-            AtomicReference<Object> result = new AtomicReference<>();
-            CountDownLatch done = new CountDownLatch(1);
-            outer.go(() -> {
+            TestSupport.runInGoroutine(outer, () -> {
                 // This M runs on process[0] only; threads it starts inherit that mask.
                 try (GoRuntime inner = GoRuntime.builder().maxProcs(2).pinCarriers(true).name("pinned-inner").build()) {
                     assertArrayEquals(cpuOfP, inner.stats().pinnedCpus());
-                    result.set(sample(inner, cpuOfP));
-                } catch (Throwable t) {
-                    result.set(t);
-                } finally {
-                    done.countDown();
+                    seen.set(sample(inner, cpuOfP));
                 }
             });
-            TestSupport.await(done, outer::toString);
-            if (result.get() instanceof Throwable t) {
-                fail(t);
-            }
-            Seen seen = (Seen) result.get();
-            assertEquals(0, seen.wrong(), seen.firstWrong());
-            assertEquals(3, seen.psSeen(), () -> "both inner Ps ran goroutines: " + seen);
         }
+        assertEquals(0, seen.get().wrong(), seen.get().firstWrong());
+        assertEquals(3, seen.get().psSeen(), () -> "both inner Ps ran goroutines: " + seen.get());
     }
 
     /** Run in a child JVM under {@code taskset}: prints the pinned runtime's CPU of each P. */
@@ -121,17 +109,12 @@ class PinCarriersTest {
     void psMapOntoTheCpusTasksetAllows() throws IOException, InterruptedException {
         int[] process = CpuAffinity.load().processCpus();
         int only = process[process.length - 1];
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        Process p = new ProcessBuilder(List.of("taskset", "-c", Integer.toString(only), java,
-                "--add-opens", "java.base/java.lang=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), TasksetChild.class.getName()))
-                .redirectErrorStream(true)
-                .start();
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "child JVM did not finish");
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), out);
-        assertTrue(out.contains("pinnedCpus=[" + only + ", " + only + ", " + only + "]"),
-                "three Ps wrap onto the one CPU taskset allows: " + out);
+        TestSupport.ChildRun run = TestSupport.runChildJvm(List.of("taskset", "-c", Integer.toString(only)),
+                List.of("--add-opens", "java.base/java.lang=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED"),
+                TasksetChild.class);
+        assertEquals(0, run.exit(), run.output());
+        assertTrue(run.output().contains("pinnedCpus=[" + only + ", " + only + ", " + only + "]"),
+                "three Ps wrap onto the one CPU taskset allows: " + run.output());
     }
 
     @Test
@@ -187,14 +170,9 @@ class PinCarriersTest {
 
     @Test
     void withoutNativeAccessTheErrorNamesTheFlag() throws IOException, InterruptedException {
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        Process p = new ProcessBuilder(List.of(java, "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), Child.class.getName()))
-                .redirectErrorStream(true)
-                .start();
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "child JVM did not finish");
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(3, p.exitValue(), out);
-        assertTrue(out.contains("--enable-native-access=ALL-UNNAMED"), out);
+        TestSupport.ChildRun run = TestSupport.runChildJvm(List.of(),
+                List.of("--add-opens", "java.base/java.lang=ALL-UNNAMED"), Child.class);
+        assertEquals(3, run.exit(), run.output());
+        assertTrue(run.output().contains("--enable-native-access=ALL-UNNAMED"), run.output());
     }
 }

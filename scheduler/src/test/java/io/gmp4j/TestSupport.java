@@ -1,5 +1,9 @@
 package io.gmp4j;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -112,5 +116,25 @@ public final class TestSupport {
             fail("main neither returned nor reported a deadlock: " + rt.stats() + "\n" + rt.dump());
         }
         return thrown.get();
+    }
+
+    /** What a child JVM printed (stdout and stderr together) and its exit status. */
+    public record ChildRun(int exit, String output) {
+    }
+
+    /**
+     * Runs {@code main} in a child JVM with this test's java and classpath and {@code jvmFlags},
+     * started through {@code launcher} (e.g. {@code taskset -c 1}; empty for none), and waits for
+     * it (safety-net timeout).
+     */
+    public static ChildRun runChildJvm(List<String> launcher, List<String> jvmFlags, Class<?> main)
+            throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(launcher);
+        cmd.add(ProcessHandle.current().info().command().orElseThrow());
+        cmd.addAll(jvmFlags);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        assertTrue(p.waitFor(TIMEOUT_S, TimeUnit.SECONDS), () -> "child JVM did not finish: " + cmd);
+        return new ChildRun(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
     }
 }
