@@ -494,6 +494,23 @@ abstract class ActorCell<T> implements ActorRef<T> {
         if (named) {
             system.unregister(name, this);
         }
+        dead = true;
+        if (bound != null) {
+            bound.close(); // blocked senders wake, see dead, and dead-letter their messages
+        }
+        // Whatever is left in the mailbox: drained here if nobody holds the consumer role, else
+        // by its holder, which re-checks after its release (hasWork sees dead).
+        if (consumer) {
+            drainDead(); // the caller's release() re-checks for late arrivals
+        } else if (STATE.compareAndSet(this, IDLE, SCHEDULED)) {
+            drainDead();
+            release();
+        }
+        onFinished();
+        // Only now close the watchers: a watch that comes after this is told at once (see
+        // watch), so it must not come before the drain above, or a whenTerminated could return
+        // while the mailbox's messages are not dead letters yet. A watch during the drain joins
+        // the list and is told below.
         Map<Object, DeathListener> ws;
         Throwable why;
         HashSet<ActorCell<?>> watched;
@@ -516,19 +533,6 @@ abstract class ActorCell<T> implements ActorRef<T> {
                 c.removeWatcher(this); // a dead watcher needs no notice
             }
         }
-        dead = true;
-        if (bound != null) {
-            bound.close(); // blocked senders wake, see dead, and dead-letter their messages
-        }
-        // Whatever is left in the mailbox: drained here if nobody holds the consumer role, else
-        // by its holder, which re-checks after its release (hasWork sees dead).
-        if (consumer) {
-            drainDead(); // the caller's release() re-checks for late arrivals
-        } else if (STATE.compareAndSet(this, IDLE, SCHEDULED)) {
-            drainDead();
-            release();
-        }
-        onFinished();
         // Counted as gone before anyone hears of it: a watcher sees liveActors() without it.
         if (parent == null) {
             system.topLevelTerminated(this);

@@ -313,6 +313,8 @@ class BoundedMailboxTest {
             ActorRef<Integer> a = gated(system, gate, got, new AtomicInteger(-1), never,
                     Props.DEFAULT.withMailbox(capacity, Overflow.BLOCK));
             ActorCell<Integer> cell = (ActorCell<Integer>) a;
+            List<Object> dead = java.util.Collections.synchronizedList(new ArrayList<>());
+            system.onDeadLetter(d -> dead.add(d.message() + "@" + Thread.currentThread()));
             a.tell(0);
             a.tell(1);
             CountDownLatch sendersDone = new CountDownLatch(goroutines + 1);
@@ -348,7 +350,7 @@ class BoundedMailboxTest {
             assertNull(failure.get());
             assertEquals(List.of(), got);
             // the two in the mailbox and the four that waited
-            assertEquals(capacity + goroutines + 1, system.deadLetterCount());
+            assertEquals(capacity + goroutines + 1, system.deadLetterCount(), () -> "dead letters so far: " + dead);
             assertEquals(0, cell.bound.waiting());
             // and later tells are dead letters too, without blocking
             a.tell(99);
