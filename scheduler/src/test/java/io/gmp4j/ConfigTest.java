@@ -12,21 +12,7 @@ class ConfigTest {
 
     /** Runs {@code body} with the property set (or cleared for null), restoring it after. */
     private static void withProperty(String value, Runnable body) {
-        String old = System.getProperty(PROP);
-        try {
-            if (value == null) {
-                System.clearProperty(PROP);
-            } else {
-                System.setProperty(PROP, value);
-            }
-            body.run();
-        } finally {
-            if (old == null) {
-                System.clearProperty(PROP);
-            } else {
-                System.setProperty(PROP, old);
-            }
-        }
+        TestSupport.withProperty(PROP, value, body);
     }
 
     @Test

@@ -15,14 +15,7 @@ class MissingFlagTest {
     /** Run in a child JVM without the flag. */
     public static final class Child {
         public static void main(String[] args) {
-            try {
-                Go.main(() -> System.out.println("ran"));
-                System.out.println("no error");
-                System.exit(0);
-            } catch (IllegalStateException e) {
-                System.out.println("error: " + e.getMessage());
-                System.exit(3);
-            }
+            TestSupport.childMain(() -> Go.main(() -> System.out.println("ran")));
         }
     }
 

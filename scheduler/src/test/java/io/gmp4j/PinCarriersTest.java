@@ -136,35 +136,22 @@ class PinCarriersTest {
 
     @Test
     void badPropertyValueFailsClearly() {
-        String old = System.getProperty("gmp4j.pincarriers");
-        try {
-            System.setProperty("gmp4j.pincarriers", "yes");
+        TestSupport.withProperty("gmp4j.pincarriers", "yes", () -> {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> GoRuntime.builder().maxProcs(1).build());
             assertTrue(e.getMessage().contains("-Dgmp4j.pincarriers must be true or false, got 'yes'"), e.getMessage());
-            System.setProperty("gmp4j.pincarriers", "true");
+        });
+        TestSupport.withProperty("gmp4j.pincarriers", "true", () -> {
             try (GoRuntime rt = GoRuntime.builder().maxProcs(1).name("pinned-by-property").build()) {
                 assertEquals(1, rt.stats().pinnedCpus().length, "the property turns pinning on");
             }
-        } finally {
-            if (old == null) {
-                System.clearProperty("gmp4j.pincarriers");
-            } else {
-                System.setProperty("gmp4j.pincarriers", old);
-            }
-        }
+        });
     }
 
     /** Run in a child JVM without {@code --enable-native-access}. */
     public static final class Child {
         public static void main(String[] args) {
-            try (GoRuntime rt = GoRuntime.builder().maxProcs(1).pinCarriers(true).build()) {
-                System.out.println("no error " + rt);
-                System.exit(0);
-            } catch (IllegalStateException e) {
-                System.out.println("error: " + e.getMessage());
-                System.exit(3);
-            }
+            TestSupport.childMain(() -> GoRuntime.builder().maxProcs(1).pinCarriers(true).build().close());
         }
     }
 

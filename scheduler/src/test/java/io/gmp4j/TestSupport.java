@@ -133,8 +133,49 @@ public final class TestSupport {
         cmd.add(ProcessHandle.current().info().command().orElseThrow());
         cmd.addAll(jvmFlags);
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        assertTrue(p.waitFor(TIMEOUT_S, TimeUnit.SECONDS), () -> "child JVM did not finish: " + cmd);
-        return new ChildRun(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        // Output to a file, not a pipe: a child that fills a pipe nobody reads yet never exits.
+        java.nio.file.Path out = java.nio.file.Files.createTempFile("gmp4j-child", ".out");
+        try {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+            assertTrue(p.waitFor(TIMEOUT_S, TimeUnit.SECONDS), () -> "child JVM did not finish: " + cmd);
+            return new ChildRun(p.exitValue(), java.nio.file.Files.readString(out, StandardCharsets.UTF_8));
+        } finally {
+            java.nio.file.Files.deleteIfExists(out);
+        }
+    }
+
+    /**
+     * The main of a child JVM that checks a clear start-up error: runs {@code body}, then prints
+     * "no error" and exits 0, or prints "error: " and the message of the
+     * {@link IllegalStateException} it threw and exits 3.
+     */
+    public static void childMain(Runnable body) {
+        try {
+            body.run();
+            System.out.println("no error");
+            System.exit(0);
+        } catch (IllegalStateException e) {
+            System.out.println("error: " + e.getMessage());
+            System.exit(3);
+        }
+    }
+
+    /** Runs {@code body} with system property {@code name} set to {@code value} (null: cleared), restoring it after. */
+    public static void withProperty(String name, String value, Runnable body) {
+        String old = System.getProperty(name);
+        try {
+            if (value == null) {
+                System.clearProperty(name);
+            } else {
+                System.setProperty(name, value);
+            }
+            body.run();
+        } finally {
+            if (old == null) {
+                System.clearProperty(name);
+            } else {
+                System.setProperty(name, old);
+            }
+        }
     }
 }

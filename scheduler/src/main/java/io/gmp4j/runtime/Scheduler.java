@@ -170,8 +170,12 @@ public final class Scheduler implements Executor, AutoCloseable {
 
     /** The closed flag, on a cache line of its own: read on every execute, written once. */
     private final ClosedFlag life = new ClosedFlag();
-    /** Pinned mode: the CPUs Ps map onto, and the calls that pin; both null when off. */
-    private final int[] allowedCpus;
+    /**
+     * Pinned mode: the CPUs the process may use, the CPU of each P (P i on the i-th, wrapping),
+     * and the calls that pin; all null when off.
+     */
+    private final int[] processCpus;
+    private final int[] cpuOfP;
     private final CpuAffinity affinity;
     private volatile boolean pinErrorReported;
     /** Set by Go.main-style runs: deadlocks are only reported while a main goroutine runs. */
@@ -221,10 +225,15 @@ public final class Scheduler implements Executor, AutoCloseable {
         this.coprimes = coprimes(gomaxprocs);
         if (c.pinCarriers()) {
             this.affinity = CpuAffinity.load();
-            this.allowedCpus = affinity.processCpus();
+            this.processCpus = affinity.processCpus();
+            this.cpuOfP = new int[gomaxprocs];
+            for (int i = 0; i < gomaxprocs; i++) {
+                cpuOfP[i] = processCpus[i % processCpus.length];
+            }
         } else {
             this.affinity = null;
-            this.allowedCpus = null;
+            this.processCpus = null;
+            this.cpuOfP = null;
         }
         this.vtFactory = Carrier.virtualThreadFactory(this);
         this.container = GoroutineContainer.create("gmp4j runtime '" + name + "'",
@@ -967,19 +976,18 @@ public final class Scheduler implements Executor, AutoCloseable {
         m.p = p;
         // volatile store: later owner reads of shared state must not float above it
         p.setStatus(P.pack(e, P.RUNNING));
-        if (allowedCpus != null) {
+        if (cpuOfP != null) {
             pinToCpuOf(m, p);
         }
     }
 
     /**
      * Pinned mode: moves the calling thread, which is M {@code m} (acquirep runs only on the M's
-     * own thread, the scheduler loop or a goroutine mounted on it), to P {@code p}'s CPU. P i
-     * runs on the i-th allowed CPU, wrapping when there are more Ps than CPUs. An M that keeps
-     * its P, or takes one with the same CPU, makes no system call.
+     * own thread, the scheduler loop or a goroutine mounted on it), to P {@code p}'s CPU. An M
+     * that keeps its P, or takes one with the same CPU, makes no system call.
      */
     private void pinToCpuOf(M m, P p) {
-        int cpu = allowedCpus[p.id % allowedCpus.length];
+        int cpu = cpuOfP[p.id];
         if (m.pinnedCpu == cpu) {
             return;
         }
@@ -1002,21 +1010,14 @@ public final class Scheduler implements Executor, AutoCloseable {
      * the poller thread. No-op when carriers are not pinned.
      */
     public void unpinCurrentThread() {
-        if (allowedCpus != null) {
-            affinity.pinCurrentThread(allowedCpus);
+        if (processCpus != null) {
+            affinity.pinCurrentThread(processCpus);
         }
     }
 
     /** The CPU each P's M is pinned to, by P id; empty unless carriers are pinned. */
     private int[] pinnedCpus() {
-        if (allowedCpus == null) {
-            return new int[0];
-        }
-        int[] cpus = new int[gomaxprocs];
-        for (int i = 0; i < gomaxprocs; i++) {
-            cpus[i] = allowedCpus[i % allowedCpus.length];
-        }
-        return cpus;
+        return cpuOfP == null ? new int[0] : cpuOfP.clone();
     }
 
     /** Go's releasep: unbinds the M's P (the caller puts it on the idle list). */
