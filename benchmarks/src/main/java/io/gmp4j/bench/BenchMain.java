@@ -60,7 +60,9 @@ import java.util.function.Consumer;
  * jox the jdk flags and, at N=1, {@code -XX:ActiveProcessorCount=1} too (Jox sizes its spinning
  * from the processor count: compared at its best); go runs {@code benchmarks/go/bin/gmp4jbench} (built with {@code go build} when a {@code go}
  * binary is on PATH, else skipped) with {@code GOMAXPROCS=N}. Extra child JVM flags:
- * {@code -Dgmp4j.bench.childFlags="..."}. Exit status 1 when any child failed.
+ * {@code -Dgmp4j.bench.childFlags="..."}. Exit status 1 when any child failed. Before the first
+ * benchmark and after the last, the machine itself is read ({@link MachineProbe}: core-to-core
+ * round trip, one core's speed) and reported with the results.
  */
 public final class BenchMain {
     static final List<String> BENCHES = List.of("spawn", "skynet", "fib", "floor",
@@ -173,6 +175,8 @@ public final class BenchMain {
     private final Options opt;
     private final List<Result> results = new ArrayList<>();
     private final List<Failure> failures = new ArrayList<>();
+    /** The machine readings, in order: ("start", reading), ("end", reading). */
+    private final List<Map.Entry<String, MachineProbe.Reading>> probes = new ArrayList<>();
 
     private BenchMain(Options opt) {
         this.opt = opt;
@@ -321,6 +325,7 @@ public final class BenchMain {
         }
         ServerLauncher launcher = new ServerLauncher(java, jvmFlags, childFlags, cp, goBinary);
 
+        probe("start");
         for (String bench : opt.benches) {
             List<Integer> procsList = opt.procs;
             if (bench.equals("floor")) {
@@ -383,8 +388,31 @@ public final class BenchMain {
                 }
             }
         }
+        probe("end");
         report();
         return failures.isEmpty() ? 0 : 1;
+    }
+
+    /**
+     * Reads the machine ({@link MachineProbe}) and reports it: a line on stderr, and with
+     * {@code --json} the lines {@code machine-c2c} (procs 2) and {@code machine-fib20} (procs 1),
+     * impl {@code direct}, with {@code "when"} saying start or end. A run whose two readings
+     * differ much was measured on a machine that changed under it.
+     */
+    private void probe(String when) {
+        MachineProbe.Reading r = MachineProbe.read();
+        probes.add(Map.entry(when, r));
+        System.err.println("gmp4j bench: machine at " + when + ": " + r.describe());
+        if (opt.json) {
+            if (!Double.isNaN(r.c2cNs())) {
+                System.out.println("{\"bench\":\"machine-c2c\",\"impl\":\"direct\",\"procs\":2,\"value\":"
+                        + BenchChild.fmt(r.c2cNs()) + ",\"unit\":\"ns/op\",\"when\":\"" + when + "\""
+                        + (r.pinned() ? "" : ",\"pinned\":false") + "}");
+            }
+            System.out.println("{\"bench\":\"machine-fib20\",\"impl\":\"direct\",\"procs\":1,\"value\":"
+                    + BenchChild.fmt(r.stepNs()) + ",\"unit\":\"ns/op\",\"when\":\"" + when + "\"}");
+            System.out.flush();
+        }
     }
 
     /**
@@ -813,6 +841,9 @@ public final class BenchMain {
             if (rowKeys().stream().noneMatch(k -> k.getKey().equals(f.bench()) && k.getValue() == f.procs())) {
                 sb.append(String.format(Locale.ROOT, "%-26s %5d  %s FAILED%n", f.bench(), f.procs(), f.impl()));
             }
+        }
+        for (Map.Entry<String, MachineProbe.Reading> p : probes) {
+            sb.append("machine at ").append(p.getKey()).append(": ").append(p.getValue().describe()).append('\n');
         }
         System.out.print(sb);
         System.out.println();

@@ -1,0 +1,166 @@
+package io.gmp4j.bench;
+
+import io.gmp4j.runtime.CpuAffinity;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Two figures about the machine itself, taken by {@code ./gmp4j bench} before and after its runs
+ * so that a result can be read against the state the machine was in:
+ * <ul>
+ *   <li>{@code c2cNs}: the round trip of one cache line between two CPUs, two platform threads
+ *       pinned to the first two CPUs of the process (unpinned where pinning is unavailable)
+ *       handing a counter back and forth. Every hand-off between carriers on different cores
+ *       pays it: a wake-up, a steal, a channel shared across Ps.</li>
+ *   <li>{@code stepNs}: one thread's time for a sequential fib(20), the speed of one core with
+ *       nothing shared.</li>
+ * </ul>
+ * On the 2-vCPU development VM the first moved between about 100 and 480 ns from one minute to
+ * the next (the host places the two vCPUs near or far from each other) while the second stayed
+ * put; results at procs 2 moved with it (README, performance section).
+ */
+public final class MachineProbe {
+    private static final VarHandle TURN;
+
+    static {
+        try {
+            TURN = MethodHandles.lookup().findVarHandle(MachineProbe.class, "turn", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The two figures; {@code pinned} says whether the round trip ran on two pinned CPUs. */
+    public record Reading(double c2cNs, double stepNs, boolean pinned) {
+        /** One line for people: "core-to-core round trip 106 ns, sequential fib(20) 17500 ns". */
+        public String describe() {
+            String c2c = Double.isNaN(c2cNs) ? "no core-to-core round trip (one CPU)"
+                    : String.format(Locale.ROOT, "core-to-core round trip %.0f ns%s", c2cNs, pinned ? "" : " (threads unpinned)");
+            return String.format(Locale.ROOT, "%s, sequential fib(20) %.0f ns", c2c, stepNs);
+        }
+    }
+
+    /** Round trips per timed batch; batches run until {@link #MEASURE_NS} has passed. */
+    private static final int BATCH = 10_000;
+    private static final long WARMUP_NS = 50_000_000L;
+    private static final long MEASURE_NS = 250_000_000L;
+
+    @SuppressWarnings("unused") // accessed through TURN
+    private volatile long turn;
+    private volatile boolean stop;
+
+    private MachineProbe() {
+    }
+
+    /**
+     * Takes both readings (about 0.35 s). With one CPU there is no round trip to time (the two
+     * threads would take turns by time slice): {@code c2cNs} is then NaN.
+     */
+    public static Reading read() {
+        int[] cpus = pinnableCpus();
+        double c2c = Runtime.getRuntime().availableProcessors() >= 2 ? new MachineProbe().roundTrip(cpus) : Double.NaN;
+        return new Reading(c2c, step(), cpus != null);
+    }
+
+    /** The first two CPUs of the process, or null when pinning is unavailable or there is one. */
+    private static int[] pinnableCpus() {
+        try {
+            int[] cpus = CpuAffinity.load().processCpus();
+            return cpus.length >= 2 ? new int[] {cpus[0], cpus[1]} : null;
+        } catch (RuntimeException e) {
+            return null; // not Linux, or no native access: unpinned threads still give a figure
+        }
+    }
+
+    /**
+     * The ponger answers odd values with the next even one; the pinger writes odd values and
+     * waits for the answer. Release stores and acquire loads: each hand-off moves the line once
+     * each way, which is what a round trip should cost; no fence of our own adds to it.
+     */
+    private double roundTrip(int[] cpus) {
+        CountDownLatch ready = new CountDownLatch(1);
+        Thread ponger = Thread.ofPlatform().daemon().name("probe-pong").start(() -> {
+            pin(cpus, 1);
+            ready.countDown();
+            long v = 1;
+            while (!stop) {
+                if ((long) TURN.getAcquire(this) == v) {
+                    TURN.setRelease(this, v + 1);
+                    v += 2;
+                } else {
+                    Thread.onSpinWait();
+                }
+            }
+        });
+        Thread pinger = Thread.currentThread();
+        int[] saved = cpus != null ? CpuAffinity.load().allowedCpus() : null;
+        try {
+            pin(cpus, 0);
+            ready.await();
+            long v = 0;
+            long start = System.nanoTime();
+            long measuredFrom = 0;
+            long trips = 0;
+            while (true) {
+                for (int i = 0; i < BATCH; i++) {
+                    TURN.setRelease(this, v + 1);
+                    while ((long) TURN.getAcquire(this) != v + 2) {
+                        Thread.onSpinWait();
+                    }
+                    v += 2;
+                }
+                long now = System.nanoTime();
+                if (measuredFrom == 0) {
+                    if (now - start >= WARMUP_NS) {
+                        measuredFrom = now;
+                    }
+                } else {
+                    trips += BATCH;
+                    if (now - measuredFrom >= MEASURE_NS) {
+                        return (now - measuredFrom) / (double) trips;
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            pinger.interrupt();
+            throw new IllegalStateException("machine probe interrupted", e);
+        } finally {
+            stop = true;
+            if (saved != null) {
+                CpuAffinity.load().pinCurrentThread(saved);
+            }
+        }
+    }
+
+    private static void pin(int[] cpus, int which) {
+        if (cpus != null) {
+            CpuAffinity.load().pinCurrentThread(cpus[which]);
+        }
+    }
+
+    /** ns for one sequential fib(20) ({@link Bodies#fibSeq}), the best of 200 runs after 300 to warm up. */
+    private static double step() {
+        double best = Double.MAX_VALUE;
+        long sink = 0;
+        for (int run = 0; run < 500; run++) {
+            long t0 = System.nanoTime();
+            sink += Bodies.fibSeq(20);
+            long t = System.nanoTime() - t0;
+            if (run >= 300) {
+                best = Math.min(best, t);
+            }
+        }
+        if (sink != 500L * 6765) {
+            throw new AssertionError("fib(20) is 6765");
+        }
+        return best;
+    }
+
+    /** Prints a reading: {@code java -cp ... io.gmp4j.bench.MachineProbe}. */
+    public static void main(String[] args) {
+        System.out.println(read().describe());
+    }
+}
