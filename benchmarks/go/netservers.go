@@ -88,7 +88,7 @@ func proxyTo(upstream string) func(net.Conn) {
 // ---------------------------------------------------------------------------------------
 
 const (
-	chatQueue   = 1024
+	chatQueue   = 8192 // as GmpChatServer.QUEUE: about 300 ms of one client's traffic at full load
 	chatMaxLine = 1024
 	chatRoom    = "lobby"
 )

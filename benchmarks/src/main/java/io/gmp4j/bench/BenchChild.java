@@ -41,6 +41,7 @@ public final class BenchChild {
             startWatchdog(String.join(" ", args), Long.getLong("gmp4j.bench.timeout", 600));
             switch (bench) {
                 case "spawn", "skynet", "fib" -> runMacro(bench, impl, procs, reps[0], reps[1]);
+                case "fib-paired" -> runFibPaired(impl, procs, reps[0], reps[1]);
                 case "floor" -> runFloor(impl, procs, reps[0], reps[1]);
                 case "pingpong", "buffered-1p1c", "buffered-4p4c", "select", "sieve", "threadring" ->
                         runChan(bench, impl, procs, reps[0], reps[1]);
@@ -137,6 +138,100 @@ public final class BenchChild {
                 }
             }), "ms");
         }
+    }
+
+    /**
+     * {@code fib-paired}: fib at procs 1 and at procs {@code procs} in this one process, the two
+     * alternating run by run (1, N, then N, 1, ...), so that both see the machine in the same
+     * state. On the development VM one core's speed moves up to 1.6x between minutes (impl
+     * {@code direct}'s single thread ran fib in 6.4 or 10-11 ms by phase), so procs-1 and
+     * procs-N figures from forks minutes apart can make the speed-up anything from 1.3 to 2.6.
+     * Prints the two results (ms) and, on stderr, the median of the per-pair speed-ups. Impl
+     * {@code gmp4j}: two runtimes, {@code maxProcs(1)} and {@code maxProcs(procs)}; {@code direct}:
+     * two {@link ParallelFloor}s.
+     */
+    private static void runFibPaired(String impl, int procs, int warmup, int measured) {
+        if (procs < 2) {
+            throw new IllegalArgumentException("fib-paired compares procs 1 with procs N >= 2, got N = " + procs);
+        }
+        List<AutoCloseable> open = new ArrayList<>();
+        try {
+            LongSupplier one;
+            LongSupplier many;
+            switch (impl) {
+                case "gmp4j" -> {
+                    GoRuntime r1 = GoRuntime.builder().maxProcs(1).name("bench-p1").build();
+                    open.add(r1);
+                    GoRuntime rn = GoRuntime.builder().maxProcs(procs).name("bench-p" + procs).build();
+                    open.add(rn);
+                    RUNTIMES.add(r1);
+                    RUNTIMES.add(rn);
+                    one = () -> fibOn(r1);
+                    many = () -> fibOn(rn);
+                }
+                case "direct" -> {
+                    ParallelFloor f1 = new ParallelFloor(1, Bodies.FIB_N, Bodies.FIB_SPAWN_DEPTH);
+                    open.add(f1);
+                    ParallelFloor fn = new ParallelFloor(procs, Bodies.FIB_N, Bodies.FIB_SPAWN_DEPTH);
+                    open.add(fn);
+                    one = () -> runFloor(f1);
+                    many = () -> runFloor(fn);
+                }
+                default -> throw new IllegalArgumentException("fib-paired runs gmp4j and direct only, not " + impl);
+            }
+            List<Double> t1 = new ArrayList<>();
+            List<Double> tn = new ArrayList<>();
+            List<Double> speedups = new ArrayList<>();
+            for (Reps rep = Reps.of(warmup, measured); rep.next(); ) {
+                boolean oneFirst = rep.count() % 2 == 1;
+                double a = timedFib(oneFirst ? one : many);
+                double b = timedFib(oneFirst ? many : one);
+                if (rep.measuring()) {
+                    double ms1 = oneFirst ? a : b;
+                    double msN = oneFirst ? b : a;
+                    t1.add(ms1);
+                    tn.add(msN);
+                    speedups.add(ms1 / msN);
+                }
+            }
+            printResult("fib-paired", impl, 1, t1, "ms");
+            printResult("fib-paired", impl, procs, tn, "ms");
+            System.err.println("fib-paired " + impl + ": speed-up from procs 1 to " + procs
+                    + ", median of " + speedups.size() + " paired runs: " + fmt(median(speedups)) + "x");
+        } finally {
+            for (int i = open.size() - 1; i >= 0; i--) {
+                try {
+                    open.get(i).close();
+                } catch (Exception e) {
+                    System.err.println("fib-paired: closing " + open.get(i) + " failed: " + e);
+                }
+            }
+        }
+    }
+
+    private static long fibOn(GoRuntime rt) {
+        long[] out = new long[1];
+        rt.main(() -> out[0] = Bodies.fib(Spawner.GMP4J, Bodies.FIB_N, Bodies.FIB_SPAWN_DEPTH));
+        return out[0];
+    }
+
+    private static long runFloor(ParallelFloor f) {
+        try {
+            return f.run();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** One verified fib run after a full GC, in ms. */
+    private static double timedFib(LongSupplier body) {
+        System.gc();
+        long t0 = System.nanoTime();
+        long r = body.getAsLong();
+        long ns = System.nanoTime() - t0;
+        Bodies.verify("fib-paired", r, Bodies.FIB_EXPECTED);
+        return ns / 1e6;
     }
 
     /**

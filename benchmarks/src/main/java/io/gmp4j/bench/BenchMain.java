@@ -35,7 +35,9 @@ import java.util.function.Consumer;
  *      [--window-ms MS]
  * </pre>
  *
- * Benchmarks: {@code spawn}, {@code skynet}, {@code fib} (whole programs, ms) and {@code floor}
+ * Benchmarks: {@code spawn}, {@code skynet}, {@code fib} (whole programs, ms), {@code fib-paired}
+ * (fib at procs 1 and at the largest procs asked for, alternating in one process per impl, gmp4j
+ * and direct only: the speed-up with both sides on the machine in the same state) and {@code floor}
  * (cost floors in ns/op: {@code floor-switch}, {@code floor-switch-locksupport},
  * {@code floor-execute}, {@code floor-spawn-registry-on}, {@code floor-spawn-registry-off}, and
  * {@code floor-switch}/{@code floor-spawn} for jdk and for {@code direct}, the bare custom-scheduler
@@ -65,7 +67,7 @@ import java.util.function.Consumer;
  * round trip, one core's speed) and reported with the results.
  */
 public final class BenchMain {
-    static final List<String> BENCHES = List.of("spawn", "skynet", "fib", "floor",
+    static final List<String> BENCHES = List.of("spawn", "skynet", "fib", "fib-paired", "floor",
             "pingpong", "buffered-1p1c", "buffered-4p4c", "select", "sieve", "threadring",
             "savina-pingpong", "savina-counting", "savina-threadring", "savina-fj-throughput",
             "savina-fj-creation", "savina-big", "savina-chameneos",
@@ -334,6 +336,15 @@ public final class BenchMain {
                 }
                 procsList = List.of(1);
             }
+            if (bench.equals("fib-paired")) {
+                // one process per impl runs procs 1 and the largest procs asked for, alternating
+                int most = opt.procs.stream().mapToInt(Integer::intValue).max().orElse(2);
+                if (most < 2) {
+                    note("fib-paired compares procs 1 with procs N >= 2; running it with N = 2");
+                    most = 2;
+                }
+                procsList = List.of(most);
+            }
             for (int procs : procsList) {
                 String reps = opt.repsFor(bench);
                 for (int round = 0; round < opt.rounds; round++) {
@@ -347,8 +358,11 @@ public final class BenchMain {
                         if (impl.equals("netty") || impl.equals("vertx")) {
                             continue; // the network benchmarks only
                         }
-                        if (impl.equals("direct") && !bench.equals("floor") && !bench.equals("fib")) {
+                        if (impl.equals("direct") && !bench.equals("floor") && !bench.startsWith("fib")) {
                             continue; // the bare custom-scheduler hook, or fib's parallel ceiling: floors only
+                        }
+                        if (bench.equals("fib-paired") && !impl.equals("gmp4j") && !impl.equals("direct")) {
+                            continue; // two procs in one process: only gmp4j's runtimes and direct's threads can
                         }
                         boolean savina = BenchChild.SAVINA.contains(bench);
                         if (impl.equals("jox") && !CHAN_BENCHES.contains(bench)) {
@@ -542,7 +556,7 @@ public final class BenchMain {
             return;
         }
         for (Result r : got) {
-            if (!r.impl().equals(impl) || r.procs() != procs) {
+            if (!r.impl().equals(impl) || (r.procs() != procs && !(bench.equals("fib-paired") && r.procs() == 1))) {
                 note("child for " + impl + " procs=" + procs + " reported impl=" + r.impl() + " procs=" + r.procs());
             }
             results.add(r);
