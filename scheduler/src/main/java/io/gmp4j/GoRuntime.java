@@ -277,7 +277,7 @@ public final class GoRuntime implements AutoCloseable {
          * or a cgroup cpuset set it), wrapping when there are more Ps than CPUs. Off by default, as in Go;
          * {@code -Dgmp4j.pincarriers=true} turns it on when the builder does not say. It helps
          * where the kernel places a woken M on its waker's CPU while another idles (measured in
-         * the README's performance section); it costs a system call each time an M takes a P
+         * benchmarks/PERFORMANCE-LOG.md); it costs a system call each time an M takes a P
          * of another CPU, and goroutines blocked in {@link io.gmp4j.Syscall#blocking} keep the
          * pin of the P they left. A platform thread that a goroutine starts inherits its M's
          * CPU (Linux's rule; the runtime's own threads undo it): start thread pools from outside

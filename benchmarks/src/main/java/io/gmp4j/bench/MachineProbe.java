@@ -20,7 +20,7 @@ import java.util.concurrent.CountDownLatch;
  * </ul>
  * On the 2-vCPU development VM the first moved between about 100 and 480 ns from one minute to
  * the next (the host places the two vCPUs near or far from each other) while the second stayed
- * put; results at procs 2 moved with it (README, performance section).
+ * put; results at procs 2 moved with it (the README's performance section).
  */
 public final class MachineProbe {
     private static final VarHandle TURN;

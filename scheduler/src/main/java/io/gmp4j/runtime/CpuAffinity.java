@@ -16,7 +16,7 @@ import java.util.Arrays;
  * through the FFM API, for the opt-in "pin carriers" mode (each M runs on the CPU of the P it
  * holds). Go does not pin; this mode exists because on a small VM a woken M is often placed on
  * its waker's CPU while another CPU idles, so two Ps share one core until the kernel's balancer
- * moves one (see the README's performance section for what it measured).
+ * moves one (benchmarks/PERFORMANCE-LOG.md has what it measured).
  *
  * <p>Only the calling thread's mask is read or set (thread id 0), so an M pins itself.
  */
