@@ -205,16 +205,17 @@ public final class BenchMain {
         return """
                 usage: BenchMain [name...] [--procs 1,2] [--impls gmp4j,jdk,jox,pekko,netty,vertx,go,direct] [--json] [--reps N]
                                  [--warmup N] [--min-warmup-ms MS] [--min-measure-ms MS] [--quick] [--timeout SECONDS] [--window-ms MS]
-                  names:    spawn skynet fib floor pingpong buffered-1p1c buffered-4p4c select sieve threadring
+                  names:    spawn skynet fib fib-paired floor pingpong buffered-1p1c buffered-4p4c select sieve threadring
                             savina-pingpong savina-counting savina-threadring savina-fj-throughput
                             savina-fj-creation savina-big savina-chameneos
                             echo-c1 echo-c16 echo-c256 bulk chat-fanout proxy-rps-c16 proxy-rps-c256 proxy-bulk
                             (default: all)
-                  --procs   GOMAXPROCS / scheduler parallelism values (default 1,2); floor runs at 1 only
+                  --procs   GOMAXPROCS / scheduler parallelism values (default 1,2); floor runs at 1 only;
+                            fib-paired runs 1 and the largest value (at least 2) in one process
                   --impls   implementations (default all; go only when a `go` binary is on PATH and not for
-                            savina-*; jox only for the channel benchmarks, pekko only for savina-*, jdk not for
-                            select, chat-fanout or proxy-*, netty and vertx only for the network benchmarks, vertx not
-                            for chat-fanout or proxy-*, direct only for floor (the bare custom-scheduler hook), fib
+                            savina-* or fib-paired; jox only for the channel benchmarks, pekko only for savina-*, jdk not for
+                            select, fib-paired, chat-fanout or proxy-*, netty and vertx only for the network benchmarks, vertx not
+                            for chat-fanout or proxy-*, direct only for floor (the bare custom-scheduler hook), fib, fib-paired
                             (its leaves on platform threads: the machine's speed-up ceiling) and proxy-* (the
                             echo server reached without a proxy))
                   --json    JSON lines instead of a table
