@@ -204,7 +204,7 @@ public final class BenchMain {
     static String usage() {
         return """
                 usage: BenchMain [name...] [--procs 1,2] [--impls gmp4j,jdk,jox,pekko,netty,vertx,go,direct] [--json] [--reps N]
-                                 [--warmup N] [--min-warmup-ms MS] [--min-measure-ms MS] [--quick] [--timeout SECONDS] [--window-ms MS]
+                                 [--warmup N] [--min-warmup-ms MS] [--min-measure-ms MS] [--rounds N] [--pin] [--quick] [--timeout SECONDS] [--window-ms MS]
                   names:    spawn skynet fib fib-paired floor pingpong buffered-1p1c buffered-4p4c select sieve threadring
                             savina-pingpong savina-counting savina-threadring savina-fj-throughput
                             savina-fj-creation savina-big savina-chameneos
