@@ -43,8 +43,12 @@ public final class MachineProbe {
         }
     }
 
-    /** Round trips per timed batch; batches run until {@link #MEASURE_NS} has passed. */
-    private static final int BATCH = 10_000;
+    /**
+     * Round trips per timed batch; batches run until {@link #MEASURE_NS} has passed. Small, so
+     * that on a loaded machine, where each round trip may wait for a time slice, the probe
+     * still ends within about a second.
+     */
+    private static final int BATCH = 100;
     private static final long WARMUP_NS = 50_000_000L;
     private static final long MEASURE_NS = 250_000_000L;
 
