@@ -418,6 +418,10 @@ public final class BenchMain {
         MachineProbe.Reading r = MachineProbe.read();
         probes.add(Map.entry(when, r));
         System.err.println("gmp4j bench: machine at " + when + ": " + r.describe());
+        if (probes.size() > 1 && MachineProbe.changed(probes.getFirst().getValue(), r)) {
+            System.err.println("gmp4j bench: NOTE the machine changed during this run (" + changeOf(probes.getFirst().getValue(), r)
+                    + "): figures taken before and after the change are not comparable; run again or use --rounds");
+        }
         if (opt.json) {
             if (!Double.isNaN(r.c2cNs())) {
                 System.out.println("{\"bench\":\"machine-c2c\",\"impl\":\"direct\",\"procs\":2,\"value\":"
@@ -428,6 +432,11 @@ public final class BenchMain {
                     + BenchChild.fmt(r.stepNs()) + ",\"unit\":\"ns/op\",\"when\":\"" + when + "\"}");
             System.out.flush();
         }
+    }
+
+    private static String changeOf(MachineProbe.Reading a, MachineProbe.Reading b) {
+        return String.format(Locale.ROOT, "core-to-core round trip %.0f -> %.0f ns, fib(20) %.0f -> %.0f ns",
+                a.c2cNs(), b.c2cNs(), a.stepNs(), b.stepNs());
     }
 
     /**
@@ -859,6 +868,9 @@ public final class BenchMain {
         }
         for (Map.Entry<String, MachineProbe.Reading> p : probes) {
             sb.append("machine at ").append(p.getKey()).append(": ").append(p.getValue().describe()).append('\n');
+        }
+        if (probes.size() > 1 && MachineProbe.changed(probes.getFirst().getValue(), probes.getLast().getValue())) {
+            sb.append("NOTE: the machine changed during this run; compare these figures with care\n");
         }
         System.out.print(sb);
         System.out.println();

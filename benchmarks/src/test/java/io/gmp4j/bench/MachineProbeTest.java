@@ -4,6 +4,7 @@ import io.gmp4j.runtime.CpuAffinity;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The machine probe that {@code ./gmp4j bench} runs before and after its benchmarks. */
@@ -25,5 +26,15 @@ class MachineProbeTest {
         assertTrue(r.stepNs() >= 1_000 && r.stepNs() < 100_000_000, "fib(20) " + r.stepNs() + " ns");
         assertTrue(r.pinned() == (CpuAffinity.load().processCpus().length >= 2),
                 "pinned exactly when the process has two CPUs to pin to");
+    }
+
+    @Test
+    void aChangeIsAFactorOfOnePointFiveInEitherFigure() {
+        MachineProbe.Reading slow = new MachineProbe.Reading(480, 17_500, true);
+        assertFalse(MachineProbe.changed(slow, new MachineProbe.Reading(440, 18_500, true)), "within one phase");
+        assertTrue(MachineProbe.changed(slow, new MachineProbe.Reading(60, 17_500, true)), "the round trip moved 8x");
+        assertTrue(MachineProbe.changed(slow, new MachineProbe.Reading(470, 28_000, true)), "the core slowed 1.6x");
+        assertFalse(MachineProbe.changed(new MachineProbe.Reading(Double.NaN, 17_500, false),
+                new MachineProbe.Reading(Double.NaN, 18_000, false)), "one CPU: no round trip to compare");
     }
 }
