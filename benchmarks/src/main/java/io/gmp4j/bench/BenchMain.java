@@ -410,7 +410,7 @@ public final class BenchMain {
 
     /**
      * Reads the machine ({@link MachineProbe}) and reports it: a line on stderr, and with
-     * {@code --json} the lines {@code machine-c2c} (procs 2) and {@code machine-fib20} (procs 1),
+     * {@code --json} the lines {@code machine-c2c} (procs 2) and {@code machine-step} (procs 1),
      * impl {@code direct}, with {@code "when"} saying start or end. A run whose two readings
      * differ much was measured on a machine that changed under it.
      */
@@ -428,14 +428,14 @@ public final class BenchMain {
                         + BenchChild.fmt(r.c2cNs()) + ",\"unit\":\"ns/op\",\"when\":\"" + when + "\""
                         + (r.pinned() ? "" : ",\"pinned\":false") + "}");
             }
-            System.out.println("{\"bench\":\"machine-fib20\",\"impl\":\"direct\",\"procs\":1,\"value\":"
+            System.out.println("{\"bench\":\"machine-step\",\"impl\":\"direct\",\"procs\":1,\"value\":"
                     + BenchChild.fmt(r.stepNs()) + ",\"unit\":\"ns/op\",\"when\":\"" + when + "\"}");
             System.out.flush();
         }
     }
 
     private static String changeOf(MachineProbe.Reading a, MachineProbe.Reading b) {
-        return String.format(Locale.ROOT, "core-to-core round trip %.0f -> %.0f ns, fib(20) %.0f -> %.0f ns",
+        return String.format(Locale.ROOT, "core-to-core round trip %.0f -> %.0f ns, one dependent step %.2f -> %.2f ns",
                 a.c2cNs(), b.c2cNs(), a.stepNs(), b.stepNs());
     }
 

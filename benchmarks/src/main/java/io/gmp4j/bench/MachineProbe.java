@@ -15,8 +15,8 @@ import java.util.concurrent.CountDownLatch;
  *       pinned to the first two CPUs of the process (unpinned where pinning is unavailable)
  *       handing a counter back and forth. Every hand-off between carriers on different cores
  *       pays it: a wake-up, a steal, a channel shared across Ps.</li>
- *   <li>{@code stepNs}: one thread's time for a sequential fib(20), the speed of one core with
- *       nothing shared.</li>
+ *   <li>{@code stepNs}: one step of a chain of dependent multiply-xorshift steps on one thread,
+ *       the speed of one core with nothing shared.</li>
  * </ul>
  * On the 2-vCPU development VM the first moved between about 100 and 480 ns from one minute to
  * the next (the host places the two vCPUs near or far from each other) while the second stayed
@@ -35,11 +35,11 @@ public final class MachineProbe {
 
     /** The two figures; {@code pinned} says whether the round trip ran on two pinned CPUs. */
     public record Reading(double c2cNs, double stepNs, boolean pinned) {
-        /** One line for people: "core-to-core round trip 106 ns, sequential fib(20) 17500 ns". */
+        /** One line for people: "core-to-core round trip 106 ns, one dependent step 1.62 ns". */
         public String describe() {
             String c2c = Double.isNaN(c2cNs) ? "no core-to-core round trip (one CPU)"
                     : String.format(Locale.ROOT, "core-to-core round trip %.0f ns%s", c2cNs, pinned ? "" : " (threads unpinned)");
-            return String.format(Locale.ROOT, "%s, sequential fib(20) %.0f ns", c2c, stepNs);
+            return String.format(Locale.ROOT, "%s, one dependent step %.2f ns", c2c, stepNs);
         }
     }
 
@@ -146,36 +146,42 @@ public final class MachineProbe {
     }
 
     /**
-     * ns for one sequential fib(20) ({@link Bodies#fibSeq}): the best of 200 runs after 200 ms of
-     * warm-up. The warm-up is timed, not counted: after a few hundred runs C2 may not have
-     * compiled the method yet, and the first reading of a run then measured the C1 code (25
-     * against 17 us here).
+     * ns per step of a chain of 100,000 dependent multiply-xorshift steps: the best of 50 runs
+     * after 100 ms of warm-up. Each step needs the one before it, so no compiler can vectorise or
+     * fold the chain, and its time is the core's multiply latency. (A recursive fib read 17 or
+     * 24 us in different JVMs on the same machine, as C2 inlined the recursion differently.)
      */
     private static double step() {
-        long sink = 0;
-        long runs = 0;
-        long warmUntil = System.nanoTime() + 200_000_000L;
+        long x = System.nanoTime() | 1;
+        long warmUntil = System.nanoTime() + 100_000_000L;
         while (System.nanoTime() - warmUntil < 0) {
-            sink += Bodies.fibSeq(20);
-            runs++;
+            x = chain(x);
         }
         double best = Double.MAX_VALUE;
-        for (int run = 0; run < 200; run++) {
+        for (int run = 0; run < 50; run++) {
             long t0 = System.nanoTime();
-            sink += Bodies.fibSeq(20);
+            x = chain(x);
             best = Math.min(best, System.nanoTime() - t0);
-            runs++;
         }
-        if (sink != runs * 6765) {
-            throw new AssertionError("fib(20) is 6765");
+        if (x == 0) {
+            System.err.print(""); // x is used, so the chain is not dead code
         }
-        return best;
+        return best / CHAIN;
+    }
+
+    private static final int CHAIN = 100_000;
+
+    private static long chain(long x) {
+        for (int i = 0; i < CHAIN; i++) {
+            x = (x * 0x9E3779B97F4A7C15L) ^ (x >>> 29);
+        }
+        return x;
     }
 
     /**
      * Whether two readings differ enough to say the machine changed between them: the round trip
      * or the core's time by 1.5x or more either way (within one phase of the development VM the
-     * readings stayed within 1.2x; between phases the round trip moved 4-8x).
+     * round trip stayed within 1.2x; between phases it moved 4-8x).
      */
     public static boolean changed(Reading a, Reading b) {
         return apart(a.c2cNs(), b.c2cNs()) || apart(a.stepNs(), b.stepNs());
