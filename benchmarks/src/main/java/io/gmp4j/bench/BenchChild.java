@@ -129,14 +129,7 @@ public final class BenchChild {
             throw new IllegalArgumentException("impl direct has no " + bench + " (fib only)");
         }
         try (ParallelFloor f = new ParallelFloor(procs, Bodies.FIB_N, Bodies.FIB_SPAWN_DEPTH)) {
-            printResult(bench, "direct", procs, timedReps(bench, expected(bench), warmup, measured, () -> {
-                try {
-                    return f.run();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted", e);
-                }
-            }), "ms");
+            printResult(bench, "direct", procs, timedReps(bench, expected(bench), warmup, measured, () -> parallelFib(f)), "ms");
         }
     }
 
@@ -174,8 +167,8 @@ public final class BenchChild {
                     open.add(f1);
                     ParallelFloor fn = new ParallelFloor(procs, Bodies.FIB_N, Bodies.FIB_SPAWN_DEPTH);
                     open.add(fn);
-                    one = () -> runFloor(f1);
-                    many = () -> runFloor(fn);
+                    one = () -> parallelFib(f1);
+                    many = () -> parallelFib(fn);
                 }
                 default -> throw new IllegalArgumentException("fib-paired runs gmp4j and direct only, not " + impl);
             }
@@ -184,8 +177,8 @@ public final class BenchChild {
             List<Double> speedups = new ArrayList<>();
             for (Reps rep = Reps.of(warmup, measured); rep.next(); ) {
                 boolean oneFirst = rep.count() % 2 == 1;
-                double a = timedFib(oneFirst ? one : many);
-                double b = timedFib(oneFirst ? many : one);
+                double a = timedRun("fib-paired", Bodies.FIB_EXPECTED, oneFirst ? one : many);
+                double b = timedRun("fib-paired", Bodies.FIB_EXPECTED, oneFirst ? many : one);
                 if (rep.measuring()) {
                     double ms1 = oneFirst ? a : b;
                     double msN = oneFirst ? b : a;
@@ -211,27 +204,18 @@ public final class BenchChild {
 
     private static long fibOn(GoRuntime rt) {
         long[] out = new long[1];
-        rt.main(() -> out[0] = Bodies.fib(Spawner.GMP4J, Bodies.FIB_N, Bodies.FIB_SPAWN_DEPTH));
+        rt.main(() -> out[0] = body("fib", Spawner.GMP4J));
         return out[0];
     }
 
-    private static long runFloor(ParallelFloor f) {
+    /** One run of {@code f}: the sum of fib's leaves. */
+    private static long parallelFib(ParallelFloor f) {
         try {
             return f.run();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         }
-    }
-
-    /** One verified fib run after a full GC, in ms. */
-    private static double timedFib(LongSupplier body) {
-        System.gc();
-        long t0 = System.nanoTime();
-        long r = body.getAsLong();
-        long ns = System.nanoTime() - t0;
-        Bodies.verify("fib-paired", r, Bodies.FIB_EXPECTED);
-        return ns / 1e6;
     }
 
     /**
@@ -241,16 +225,22 @@ public final class BenchChild {
     private static List<Double> timedReps(String bench, long expected, int warmup, int measured, LongSupplier body) {
         List<Double> samples = new ArrayList<>();
         for (Reps rep = Reps.of(warmup, measured); rep.next(); ) {
-            System.gc();
-            long t0 = System.nanoTime();
-            long r = body.getAsLong();
-            long ns = System.nanoTime() - t0;
-            Bodies.verify(bench, r, expected);
+            double ms = timedRun(bench, expected, body);
             if (rep.measuring()) {
-                samples.add(ns / 1e6);
+                samples.add(ms);
             }
         }
         return samples;
+    }
+
+    /** One run of {@code body} after a full GC, its result checked against {@code expected}; in ms. */
+    private static double timedRun(String bench, long expected, LongSupplier body) {
+        System.gc();
+        long t0 = System.nanoTime();
+        long r = body.getAsLong();
+        long ns = System.nanoTime() - t0;
+        Bodies.verify(bench, r, expected);
+        return ns / 1e6;
     }
 
     /** Operations one run of a channel benchmark performs: its figure is ns per operation. */

@@ -2,10 +2,9 @@ package io.gmp4j.bench;
 
 import io.gmp4j.runtime.CpuAffinity;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Two figures about the machine itself, taken by {@code ./gmp4j bench} before and after its runs
@@ -23,15 +22,6 @@ import java.util.concurrent.CountDownLatch;
  * put; results at procs 2 moved with it (the README's performance section).
  */
 public final class MachineProbe {
-    private static final VarHandle TURN;
-
-    static {
-        try {
-            TURN = MethodHandles.lookup().findVarHandle(MachineProbe.class, "turn", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     /** The two figures; {@code pinned} says whether the round trip ran on two pinned CPUs. */
     public record Reading(double c2cNs, double stepNs, boolean pinned) {
@@ -52,8 +42,8 @@ public final class MachineProbe {
     private static final long WARMUP_NS = 50_000_000L;
     private static final long MEASURE_NS = 250_000_000L;
 
-    @SuppressWarnings("unused") // accessed through TURN
-    private volatile long turn;
+    /** The line that travels: odd values from the pinger, even ones from the ponger. */
+    private final AtomicLong turn = new AtomicLong();
     private volatile boolean stop;
 
     private MachineProbe() {
@@ -86,20 +76,19 @@ public final class MachineProbe {
      */
     private double roundTrip(int[] cpus) {
         CountDownLatch ready = new CountDownLatch(1);
-        Thread ponger = Thread.ofPlatform().daemon().name("probe-pong").start(() -> {
+        Thread.ofPlatform().daemon().name("probe-pong").start(() -> {
             pin(cpus, 1);
             ready.countDown();
             long v = 1;
             while (!stop) {
-                if ((long) TURN.getAcquire(this) == v) {
-                    TURN.setRelease(this, v + 1);
+                if (turn.getAcquire() == v) {
+                    turn.setRelease(v + 1);
                     v += 2;
                 } else {
                     Thread.onSpinWait();
                 }
             }
         });
-        Thread pinger = Thread.currentThread();
         int[] saved = cpus != null ? CpuAffinity.load().allowedCpus() : null;
         try {
             pin(cpus, 0);
@@ -110,8 +99,8 @@ public final class MachineProbe {
             long trips = 0;
             while (true) {
                 for (int i = 0; i < BATCH; i++) {
-                    TURN.setRelease(this, v + 1);
-                    while ((long) TURN.getAcquire(this) != v + 2) {
+                    turn.setRelease(v + 1);
+                    while (turn.getAcquire() != v + 2) {
                         Thread.onSpinWait();
                     }
                     v += 2;
@@ -129,7 +118,7 @@ public final class MachineProbe {
                 }
             }
         } catch (InterruptedException e) {
-            pinger.interrupt();
+            Thread.currentThread().interrupt();
             throw new IllegalStateException("machine probe interrupted", e);
         } finally {
             stop = true;
