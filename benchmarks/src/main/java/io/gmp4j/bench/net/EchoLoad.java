@@ -87,7 +87,13 @@ public record EchoLoad(InetSocketAddress server, int connections, int loops) {
                 throw new LoadFailure("echo: no request was answered in a " + w.seconds() + " s window");
             }
             rps.add(n / w.seconds());
-            p99.add(w.data().getValueAtPercentile(99.0) / 1e3);
+            Histogram h = w.data();
+            p99.add(h.getValueAtPercentile(99.0) / 1e3);
+            // The shape of the tail, on stderr: a p99 alone cannot say whether a few requests
+            // stalled for milliseconds or the whole distribution is wider.
+            System.err.printf("%s window: round trip p50 %d, p90 %d, p99 %d, p99.9 %d, max %d us%n", prefix,
+                    h.getValueAtPercentile(50) / 1000, h.getValueAtPercentile(90) / 1000,
+                    h.getValueAtPercentile(99) / 1000, h.getValueAtPercentile(99.9) / 1000, h.getMaxValue() / 1000);
             if (w.serverCpuNanos() >= 0) {
                 cpu.add(w.serverCpuNanos() / 1e3 / n);
             }
