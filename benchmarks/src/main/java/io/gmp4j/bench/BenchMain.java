@@ -229,7 +229,8 @@ public final class BenchMain {
                   --rounds  run every implementation N times, alternating (default 1); value = median of the rounds
                   --window-ms  network benchmarks: one repetition is a window this long (default 1000, --quick 500)
                   --timeout per-child watchdog in seconds (default 600)
-                  system properties: -Dgmp4j.java (child java), -Dgmp4j.jvmFlags (child JVM flags),
+                  system properties (./gmp4j passes them from GMP4J_JAVA_OPTS):
+                  -Dgmp4j.java (child java), -Dgmp4j.jvmFlags (child JVM flags),
                   -Dgmp4j.bench.childFlags (extra child JVM flags, e.g. -Dgmp4j.schedtrace=100),
                   -Dgmp4j.bench.clientLoops (the load client's event-loop threads, default 2)""";
     }
