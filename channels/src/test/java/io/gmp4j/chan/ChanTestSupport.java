@@ -98,7 +98,7 @@ final class ChanTestSupport {
                 s.timeout(Duration.ofSeconds(TestSupport.TIMEOUT_S));
                 if (s.select() != got) {
                     fail("group: " + (n - i) + " of " + n + " members still running after " + TestSupport.TIMEOUT_S
-                            + " s\n" + rt.dump());
+                            + " s\n" + rt.stats() + "\n" + rt.dump());
                 }
                 assertEquals(Boolean.TRUE, s.value());
             }

@@ -99,6 +99,12 @@ public final class Scheduler implements Executor, AutoCloseable {
 
     /** Go's sched.nmspinning. */
     final AtomicInteger nmspinning = new AtomicInteger();
+    /**
+     * Go's sched.needspinning: a {@link #wakep} found work to hand out but no idle P, so the
+     * next M that is about to drop its P must spin instead (see the release in
+     * {@link #findRunnable}). Set and read under {@link #lock}; cleared by {@link #becomeSpinning}.
+     */
+    private volatile boolean needspinning;
 
     // --- goroutines
     private final AtomicLong goidgen = new AtomicLong();
@@ -800,6 +806,9 @@ public final class Scheduler implements Executor, AutoCloseable {
      * Go's wakep: tries to add one more spinning M if there is an idle P and no M is spinning.
      */
     void wakep() {
+        // Not in Go: with no idle P there is nobody to wake. Safe because the caller put its
+        // work under the lock before this read: an M that drops its P either did so before that
+        // put (then npidle is no longer 0 here) or checks the global queue under the lock first.
         if (npidle == 0) {
             return;
         }
@@ -807,12 +816,26 @@ public final class Scheduler implements Executor, AutoCloseable {
         if (nmspinning.get() != 0 || !nmspinning.compareAndSet(0, 1)) {
             return;
         }
-        P p = pidlegetLocked();
-        if (p == null) {
-            if (nmspinning.decrementAndGet() < 0) {
-                throw new InternalError("wakep: negative nmspinning");
+        P p;
+        lock.lock();
+        try {
+            p = pidleget();
+            if (p == null) {
+                // Go's pidlegetSpinning. Our nmspinning of 1 made every wakep since the CAS
+                // return early, trusting a spinning M to find their work; there is none. So,
+                // in the same critical section: the next M to drop its P spins instead (it
+                // checks needspinning under this lock), and the count goes back to 0. Dropping
+                // it after the unlock instead let both Ms release their Ps without spinning,
+                // each seeing our 1, and the work queued meanwhile waited for nobody (a lost
+                // wake-up, seen in GoChanTest with platform-thread receivers).
+                needspinning = true;
+                if (nmspinning.decrementAndGet() < 0) {
+                    throw new InternalError("wakep: negative nmspinning");
+                }
+                return;
             }
-            return;
+        } finally {
+            lock.unlock();
         }
         startm(p, true, false);
     }
@@ -1158,6 +1181,7 @@ public final class Scheduler implements Executor, AutoCloseable {
     private void becomeSpinning(M m) {
         m.spinning = true;
         nmspinning.incrementAndGet();
+        needspinning = false; // a spinning M now exists to find the work (Go's becomeSpinning)
     }
 
     /** Go's resetspinning: an M that found work stops spinning and may wake another. */
@@ -1284,6 +1308,12 @@ public final class Scheduler implements Executor, AutoCloseable {
                 if (runq.size() != 0) {
                     r = globrunqget(p, 0);
                     return notInherited(m, p, r);
+                }
+                if (!m.spinning && needspinning) {
+                    // A wakep found work but no idle P (see wakep): spin instead of sleeping,
+                    // so that this M's re-checks below find that work.
+                    becomeSpinning(m);
+                    continue top;
                 }
                 releasep(m);
                 pidleput(p);
