@@ -328,6 +328,21 @@ public final class Chan<T> implements SendChan<T>, RecvChan<T> {
         sg.success = true;
     }
 
+    /**
+     * A receive might proceed now: a sender waits, a value is buffered, or the channel is
+     * closed. Read without the lock (a select's fast path), so only a hint: the caller takes
+     * the lock and checks again; a false "no" costs only the select's slower path, which
+     * checks every case under every lock.
+     */
+    boolean recvMaybeReady() {
+        return !sendq.isEmptyAcquire() || (int) QCOUNT.getOpaque(this) > 0 || (boolean) CLOSED.getOpaque(this);
+    }
+
+    /** A send might proceed now (or fail: closed). A hint read without the lock, as {@link #recvMaybeReady}. */
+    boolean sendMaybeReady() {
+        return !recvq.isEmptyAcquire() || (int) QCOUNT.getOpaque(this) < dataqsiz || (boolean) CLOSED.getOpaque(this);
+    }
+
     boolean hasRoom() {
         return qcount < dataqsiz;
     }

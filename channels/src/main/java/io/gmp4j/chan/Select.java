@@ -48,11 +48,19 @@ import java.util.function.Consumer;
  * when a timeout case is used). Not thread-safe: one thread uses it at a time.
  *
  * <h2>Design (Go's selectgo, {@code runtime/select.go})</h2>
- * Pass 0: a random poll order and a lock order (channels sorted by id); take every lock.
- * Pass 1: in poll order, take the first case that can proceed now. Pass 2: enqueue one sudog
- * per case, all sharing one {@link Waiter}, release the locks and park once. The first waker
- * wins the waiter's claim; wakers that lose skip that sudog. Pass 3: retake the locks and
- * remove the sudogs of the cases that did not fire.
+ * Pass 0: a random poll order. A fast path that Go does not have: in poll order, a case whose
+ * channel looks ready (read without its lock) is tried under that one lock, and the first
+ * that can proceed fires; a select that finds a ready case so takes one lock, not all of them.
+ * Otherwise a lock order (channels sorted by id) and every lock taken. Pass 1: in poll order,
+ * the first case that can proceed now. Pass 2: enqueue one sudog per case, all sharing one
+ * {@link Waiter}, release the locks and park once. The first waker wins the waiter's claim;
+ * wakers that lose skip that sudog. Pass 3: retake the locks of the channels that still hold
+ * a sudog of ours (not the winner's, unless it holds another) and remove them.
+ *
+ * <p>Choosing the first ready case of a random order under one lock at a time is still Go's
+ * rule: the case that fires could proceed when it fired, and among cases ready together each is
+ * equally likely to come first. What it gives up is only a snapshot of all channels at one
+ * instant, which no program can observe.
  */
 public final class Select {
     /** What {@link #selectNow()} returns when no case is ready: Go's {@code default} case. */
@@ -67,9 +75,17 @@ public final class Select {
     private int ncases;
     private int timeoutIndex = -1;
     private long timeoutNanos;
+    private Chan<?>[] held = new Chan<?>[4];
     private Waiter waiter;
     private Object value;
     private boolean ok;
+    /** Set by {@link #proceed}: the parked peer a case completed with, woken by {@link #finish} after the unlock. */
+    private Sudog toWake;
+    /** Set by {@link #proceed}: the case was a send on a closed channel, thrown by {@link #finish}. */
+    private boolean sendOnClosed;
+
+    /** {@link #proceed}'s answer for a case that cannot proceed now. */
+    private static final int NOT_READY = -2;
 
     /** An empty select; add cases with {@link #recv}, {@link #send} and {@link #timeout}. */
     public Select() {
@@ -132,6 +148,7 @@ public final class Select {
             isSend = Arrays.copyOf(isSend, n);
             elems = Arrays.copyOf(elems, n);
             sudogs = Arrays.copyOf(sudogs, n);
+            held = new Chan<?>[n];
             pollorder = new int[n];
             lockorder = new int[n];
         }
@@ -236,19 +253,38 @@ public final class Select {
         final Chan<?>[] chans = this.chans;
         final boolean[] isSend = this.isSend;
 
-        // Pass 0: poll order (a uniform random permutation of the channel cases: Go's fairness)
-        // and lock order (by channel id, so that two selects never lock in opposite orders).
+        // Pass 0: poll order (a uniform random permutation of the channel cases: Go's fairness).
         ThreadLocalRandom rnd = ThreadLocalRandom.current();
         int npoll = 0;
         for (int i = 0; i < ncases; i++) {
             if (chans[i] == null) {
                 continue; // a null channel never fires; nor does the timeout pseudo-case here
             }
-            int j = rnd.nextInt(npoll + 1);
+            int j = npoll == 0 ? 0 : rnd.nextInt(npoll + 1);
             pollorder[npoll] = pollorder[j];
             pollorder[j] = i;
             npoll++;
         }
+
+        // Fast path: in poll order, a case that looks ready is tried under its own lock alone.
+        // (With one case the full path below takes that one lock anyway.)
+        if (npoll > 1) {
+            for (int k = 0; k < npoll; k++) {
+                int i = pollorder[k];
+                Chan<?> c = chans[i];
+                if (isSend[i] ? c.sendMaybeReady() : c.recvMaybeReady()) {
+                    c.lock();
+                    int fired = proceed(i);
+                    c.unlock();
+                    if (fired != NOT_READY) {
+                        return finish(fired);
+                    }
+                }
+            }
+        }
+
+        // Lock order (by channel id, so that two selects never lock in opposite orders); take
+        // every lock.
         for (int k = 0; k < npoll; k++) {
             int i = pollorder[k];
             long id = chans[i].id;
@@ -263,47 +299,15 @@ public final class Select {
 
         // Pass 1: the first case, in poll order, that can proceed now.
         for (int k = 0; k < npoll; k++) {
-            int i = pollorder[k];
-            Chan<?> c = chans[i];
-            if (isSend[i]) {
-                if (c.isClosedLocked()) {
-                    selunlock(npoll);
-                    throw new ChannelClosedException("send on closed channel");
-                }
-                Sudog sg = c.recvq.dequeue();
-                if (sg != null) {
-                    Chan.sendToReceiver(sg, elems[i]);
-                    selunlock(npoll);
-                    sg.waiter.wake();
-                    return fired(i);
-                }
-                if (c.hasRoom()) {
-                    c.bufPut(elems[i]);
-                    selunlock(npoll);
-                    return fired(i);
-                }
-            } else {
-                Sudog sg = c.sendq.dequeue();
-                if (sg != null) {
-                    Object v = c.recvFromSender(sg);
-                    selunlock(npoll);
-                    sg.waiter.wake();
-                    return received(i, v, true);
-                }
-                if (c.hasBuffered()) {
-                    Object v = c.bufTake();
-                    selunlock(npoll);
-                    return received(i, v, true);
-                }
-                if (c.isClosedLocked()) {
-                    selunlock(npoll);
-                    return received(i, null, false);
-                }
+            int fired = proceed(pollorder[k]);
+            if (fired != NOT_READY) {
+                selunlock(npoll);
+                return finish(fired);
             }
         }
         if (timeoutIndex >= 0 && timeoutNanos == 0) {
             selunlock(npoll);
-            return fired(timeoutIndex);
+            return finish(timeoutIndex);
         }
         if (!block) {
             selunlock(npoll);
@@ -352,7 +356,7 @@ public final class Select {
         int i = won == null ? timeoutIndex : won.caseIndex;
         Object v = won == null ? null : won.elem;
         boolean success = won != null && won.success;
-        sellock(npoll);
+        int nheld = lockLosers(npoll, won);
         for (int k = 0; k < npoll; k++) {
             int c = lockorder[k];
             Sudog sg = sudogs[c];
@@ -367,7 +371,10 @@ public final class Select {
             sg.waiter = null;
             sg.elem = null;
         }
-        selunlock(npoll);
+        for (int k = 0; k < nheld; k++) {
+            held[k].unlock();
+            held[k] = null;
+        }
         if (won == null) {
             return timeoutIndex; // the timeout claimed the wait (Waiter.TIMED_OUT)
         }
@@ -380,7 +387,59 @@ public final class Select {
         return received(i, v, success);
     }
 
-    private int fired(int i) {
+    /**
+     * With case {@code i}'s channel locked: performs the case if it can proceed now and returns
+     * {@code i}, else {@link #NOT_READY}. A peer it completes with is woken, and a send on a
+     * closed channel thrown, by {@link #finish} once the caller has unlocked.
+     */
+    private int proceed(int i) {
+        Chan<?> c = chans[i];
+        if (isSend[i]) {
+            if (c.isClosedLocked()) {
+                sendOnClosed = true;
+                return i;
+            }
+            Sudog sg = c.recvq.dequeue();
+            if (sg != null) {
+                Chan.sendToReceiver(sg, elems[i]);
+                toWake = sg;
+                return i;
+            }
+            if (c.hasRoom()) {
+                c.bufPut(elems[i]);
+                return i;
+            }
+            return NOT_READY;
+        }
+        Sudog sg = c.sendq.dequeue();
+        if (sg != null) {
+            value = c.recvFromSender(sg);
+            ok = true;
+            toWake = sg;
+            return i;
+        }
+        if (c.hasBuffered()) {
+            value = c.bufTake();
+            ok = true;
+            return i;
+        }
+        if (c.isClosedLocked()) {
+            return i; // value null, ok false: what selectgo set at the start
+        }
+        return NOT_READY;
+    }
+
+    /** After the unlock: completes what {@link #proceed} did for case {@code i}. */
+    private int finish(int i) {
+        if (sendOnClosed) {
+            sendOnClosed = false;
+            throw new ChannelClosedException("send on closed channel");
+        }
+        Sudog sg = toWake;
+        if (sg != null) {
+            toWake = null;
+            sg.waiter.wake();
+        }
         Scheduler.safePoint();
         return i;
     }
@@ -390,6 +449,29 @@ public final class Select {
         ok = got;
         Scheduler.safePoint();
         return i;
+    }
+
+    /**
+     * Pass 3's locks: in lock order, every channel that holds one of our sudogs other than the
+     * winner's (the waker took that one off its queue). Records them in {@link #held} and
+     * returns how many. Only the first lock may yield, as in {@link #sellock}.
+     */
+    private int lockLosers(int n, Sudog won) {
+        int nheld = 0;
+        for (int k = 0; k < n; k++) {
+            int i = lockorder[k];
+            Chan<?> c = chans[i];
+            if (sudogs[i] == won || (nheld > 0 && held[nheld - 1] == c)) {
+                continue;
+            }
+            if (nheld == 0) {
+                c.lock();
+            } else {
+                c.lockHolding();
+            }
+            held[nheld++] = c;
+        }
+        return nheld;
     }
 
     /**
