@@ -48,7 +48,11 @@ import java.util.function.Supplier;
  *       ({@link #checkRunqsNoP}).</li>
  * </ul>
  * Either the submitter sees no spinning M and starts one, or the M leaving spinning sees the
- * work.
+ * work. A third case needs Go's {@code needspinning}: a submitter whose {@code wakep} took
+ * {@code nmspinning} from 0 to 1 but found no idle P. Until it drops that 1 again, every other
+ * submitter returns early and every M that releases its P does so without spinning, so without
+ * re-checking; the drop happens under the lock that saw no idle P, together with setting
+ * {@code needspinning}, and an M about to release its P spins instead while that is set.
  *
  * <h2>What differs from Go, and why</h2>
  * The JDK cannot preempt a continuation, so preemption is cooperative (a flag checked at safe

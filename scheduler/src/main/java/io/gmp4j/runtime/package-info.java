@@ -28,7 +28,11 @@
  *   <li><b>runnext inheritance is capped by count</b> ({@code MAX_RUNNEXT_INHERITS = 3}), since
  *       sysmon cannot force Go's 10 ms slice.</li>
  *   <li><b>After dropping {@code nmspinning}, an M re-checks the global queue under the lock
- *       and then every P</b> (Go issue 43997): {@code WakeupTest} loses goroutines without it.</li>
+ *       and then every P</b> (Go issue 43997): {@code WakeupTest} loses goroutines without it.
+ *       And a {@code wakep} that finds no idle P sets {@code needspinning} and drops its
+ *       {@code nmspinning} under the same lock (Go 1.21's {@code pidlegetSpinning}): without
+ *       it, {@code GoChanTest} hung about once in 15 runs with work in the global queue and
+ *       every M asleep.</li>
  * </ul>
  */
 package io.gmp4j.runtime;
