@@ -108,11 +108,26 @@ public final class Net {
      * @throws DeadlineExceededException when {@code timeout} passes first
      */
     public static Conn dial(SocketAddress address, Duration timeout) throws IOException {
+        return dial(address, timeout, null);
+    }
+
+    /**
+     * Dials {@code address} for a connection that will mostly exchange bytes with {@code near}
+     * (a proxy's upstream for its client): with the per-P pollers the new connection is served
+     * by the same event loop as {@code near}, so one turn of that loop reads the one and writes
+     * the other, as a Netty relay opens its upstream on the client channel's loop. Without
+     * per-P pollers, or with {@code near} null or of another runtime, it is
+     * {@link #dial(SocketAddress, Duration)}.
+     *
+     * @throws ConnectException          when the peer refuses ("connection refused")
+     * @throws DeadlineExceededException when {@code timeout} passes first
+     */
+    public static Conn dial(SocketAddress address, Duration timeout, Conn near) throws IOException {
         Poller p = Poller.current();
         AtomicReference<Conn> made = new AtomicReference<>();
         int timeoutMillis = timeout == null ? 0 : (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
         Bootstrap b = new Bootstrap()
-                .group(p.dialLoop())
+                .group(near != null && near.poller == p ? near.ch.eventLoop() : p.dialLoop())
                 .channel(p.transport.socket)
                 .option(ChannelOption.AUTO_READ, false)
                 .option(ChannelOption.ALLOW_HALF_CLOSURE, true)

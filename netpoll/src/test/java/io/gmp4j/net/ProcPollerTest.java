@@ -4,10 +4,15 @@ import io.gmp4j.GoRuntime;
 import io.gmp4j.TestSupport;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -59,6 +64,45 @@ class ProcPollerTest extends NetTestBase {
             assertTrue(p.loopTurns(pid) > 0, "loop of P" + pid + " never ran: " + d);
         }
         l.close();
+    }
+
+    /**
+     * A proxy's upstream dialled near its client connection shares the client's loop, whichever
+     * P the dialling goroutine runs on, and carries bytes like any other connection.
+     */
+    @Test
+    void aDialNearAConnectionSharesItsLoop() throws Exception {
+        Listener upstream = echoServer();
+        go(() -> {
+            try (Listener front = Net.listen("127.0.0.1:0")) {
+                // Two accepted connections: Netty spreads them over the two loops.
+                Conn a = Net.dial(front.address());
+                Conn b = Net.dial(front.address());
+                Conn[] accepted = {front.accept(), front.accept()};
+                assertNotSame(accepted[0].ch.eventLoop(), accepted[1].ch.eventLoop(),
+                        "accepted connections should land on different loops");
+                byte[] out = new byte[1000];
+                byte[] in = new byte[out.length];
+                for (Conn client : accepted) {
+                    try (Conn up = Net.dial(upstream.address(), Duration.ofSeconds(5), client)) {
+                        assertSame(client.ch.eventLoop(), up.ch.eventLoop(), "the upstream's loop");
+                        Arrays.fill(out, (byte) client.hashCode());
+                        up.write(out, 0, out.length);
+                        int got = 0;
+                        while (got < in.length) {
+                            int n = up.read(in, got, in.length - got);
+                            assertTrue(n > 0, "echo ended early");
+                            got += n;
+                        }
+                        assertArrayEquals(out, in);
+                    }
+                }
+                for (Conn c : new Conn[] {a, b, accepted[0], accepted[1]}) {
+                    c.close();
+                }
+            }
+        });
+        upstream.close();
     }
 
     @Test

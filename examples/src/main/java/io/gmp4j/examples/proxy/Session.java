@@ -90,7 +90,7 @@ final class Session {
         try {
             Upstreams.Dialed d;
             try {
-                d = upstreams.dial();
+                d = upstreams.dial(client);
             } catch (IOException e) {
                 abort(Outcome.NO_UPSTREAM, e.getMessage());
                 return record(null);

@@ -35,18 +35,20 @@ final class Upstreams {
     }
 
     /**
-     * Dials the next upstream in turn, and the ones after it if it fails. Call from a goroutine.
+     * Dials the next upstream in turn, and the ones after it if it fails, for {@code client}'s
+     * session: the upstream connection shares the client's event loop ({@link Net#dial(java.net.SocketAddress,
+     * Duration, Conn)}). Call from a goroutine.
      *
      * @throws IOException when every upstream failed; the message lists each one's error
      */
-    Dialed dial() throws IOException {
+    Dialed dial(Conn client) throws IOException {
         int n = all.size();
         int start = (int) Math.floorMod(next.getAndIncrement(), (long) n);
         StringBuilder why = new StringBuilder("no upstream reachable:");
         for (int i = 0; i < n; i++) {
             InetSocketAddress a = all.get((start + i) % n);
             try {
-                return new Dialed(Net.dial(a, connectTimeout), a);
+                return new Dialed(Net.dial(a, connectTimeout, client), a);
             } catch (IOException e) {
                 log.dialFailed(a, e);
                 why.append(' ').append(ConnRecord.hostPort(a)).append(" (").append(reason(e)).append(')');
