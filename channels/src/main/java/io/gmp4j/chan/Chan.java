@@ -335,12 +335,12 @@ public final class Chan<T> implements SendChan<T>, RecvChan<T> {
      * checks every case under every lock.
      */
     boolean recvMaybeReady() {
-        return !sendq.isEmptyAcquire() || (int) QCOUNT.getOpaque(this) > 0 || (boolean) CLOSED.getOpaque(this);
+        return !emptyRacy() || (boolean) CLOSED.getOpaque(this);
     }
 
     /** A send might proceed now (or fail: closed). A hint read without the lock, as {@link #recvMaybeReady}. */
     boolean sendMaybeReady() {
-        return !recvq.isEmptyAcquire() || (int) QCOUNT.getOpaque(this) < dataqsiz || (boolean) CLOSED.getOpaque(this);
+        return !fullRacy() || (boolean) CLOSED.getOpaque(this);
     }
 
     boolean hasRoom() {

@@ -75,6 +75,7 @@ public final class Select {
     private int ncases;
     private int timeoutIndex = -1;
     private long timeoutNanos;
+    /** The channels {@link #sellock} locked, in lock order; null beyond those. */
     private Chan<?>[] held = new Chan<?>[4];
     private Waiter waiter;
     private Object value;
@@ -295,22 +296,22 @@ public final class Select {
             }
             lockorder[m + 1] = i;
         }
-        sellock(npoll);
+        int nheld = sellock(npoll, null);
 
         // Pass 1: the first case, in poll order, that can proceed now.
         for (int k = 0; k < npoll; k++) {
             int fired = proceed(pollorder[k]);
             if (fired != NOT_READY) {
-                selunlock(npoll);
+                selunlock(nheld);
                 return finish(fired);
             }
         }
         if (timeoutIndex >= 0 && timeoutNanos == 0) {
-            selunlock(npoll);
+            selunlock(nheld);
             return finish(timeoutIndex);
         }
         if (!block) {
-            selunlock(npoll);
+            selunlock(nheld);
             return DEFAULT;
         }
 
@@ -341,7 +342,7 @@ public final class Select {
                 c.recvq.enqueue(sg);
             }
         }
-        selunlock(npoll);
+        selunlock(nheld);
         String reason = npoll == 0 ? "select (no cases)" : "select";
         if (timeoutIndex >= 0) {
             w.park(reason, System.nanoTime() + timeoutNanos);
@@ -356,7 +357,7 @@ public final class Select {
         int i = won == null ? timeoutIndex : won.caseIndex;
         Object v = won == null ? null : won.elem;
         boolean success = won != null && won.success;
-        int nheld = lockLosers(npoll, won);
+        nheld = sellock(npoll, won);
         for (int k = 0; k < npoll; k++) {
             int c = lockorder[k];
             Sudog sg = sudogs[c];
@@ -371,10 +372,7 @@ public final class Select {
             sg.waiter = null;
             sg.elem = null;
         }
-        for (int k = 0; k < nheld; k++) {
-            held[k].unlock();
-            held[k] = null;
-        }
+        selunlock(nheld);
         if (won == null) {
             return timeoutIndex; // the timeout claimed the wait (Waiter.TIMED_OUT)
         }
@@ -452,16 +450,18 @@ public final class Select {
     }
 
     /**
-     * Pass 3's locks: in lock order, every channel that holds one of our sudogs other than the
-     * winner's (the waker took that one off its queue). Records them in {@link #held} and
-     * returns how many. Only the first lock may yield, as in {@link #sellock}.
+     * Locks, in lock order, every distinct channel of the first {@code n} cases (a channel in
+     * several cases is locked once), except those whose only records are {@code except}: pass 3
+     * passes the winner's record, which its waker already took off its queue. Records the
+     * channels in {@link #held} for {@link #selunlock} and returns how many. Only the first lock
+     * may yield while it waits: see {@link Chan#lockHolding}.
      */
-    private int lockLosers(int n, Sudog won) {
+    private int sellock(int n, Sudog except) {
         int nheld = 0;
         for (int k = 0; k < n; k++) {
             int i = lockorder[k];
             Chan<?> c = chans[i];
-            if (sudogs[i] == won || (nheld > 0 && held[nheld - 1] == c)) {
+            if ((except != null && sudogs[i] == except) || (nheld > 0 && held[nheld - 1] == c)) {
                 continue;
             }
             if (nheld == 0) {
@@ -474,33 +474,11 @@ public final class Select {
         return nheld;
     }
 
-    /**
-     * Locks every distinct channel in lock order (a channel in several cases is locked once).
-     * Only the first lock may yield while it waits: see {@link Chan#lockHolding}.
-     */
-    private void sellock(int n) {
-        Chan<?> prev = null;
-        for (int k = 0; k < n; k++) {
-            Chan<?> c = chans[lockorder[k]];
-            if (c != prev) {
-                if (prev == null) {
-                    c.lock();
-                } else {
-                    c.lockHolding();
-                }
-                prev = c;
-            }
-        }
-    }
-
-    private void selunlock(int n) {
-        Chan<?> prev = null;
-        for (int k = 0; k < n; k++) {
-            Chan<?> c = chans[lockorder[k]];
-            if (c != prev) {
-                c.unlock();
-                prev = c;
-            }
+    /** Unlocks the {@code nheld} channels {@link #sellock} took, and forgets them. */
+    private void selunlock(int nheld) {
+        for (int k = 0; k < nheld; k++) {
+            held[k].unlock();
+            held[k] = null;
         }
     }
 }
