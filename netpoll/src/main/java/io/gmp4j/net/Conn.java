@@ -41,13 +41,19 @@ import java.util.concurrent.TimeUnit;
  * {@code io.EOF}).
  *
  * <h2>Writing</h2>
- * A write copies the caller's bytes into pooled buffers of at most {@link #CHUNK} bytes and
- * hands each to the loop; before each it parks while the channel is not writable (the
- * outbound buffer is over its high watermark, {@link Net#HIGH_WATER}), so a slow peer costs at
- * most about {@code HIGH_WATER + CHUNK} bytes per connection. Netty counts a buffer as pending
- * when the goroutine submits it, not when the loop runs the task, so the bound holds across
- * the hand-off. A write returns once its bytes are queued, like a Go write returns once the
- * kernel took them; a failure to send surfaces on a later call.
+ * A write copies the caller's bytes into pooled buffers of at most {@link #CHUNK} bytes. While
+ * nothing written earlier is still queued on the loop, the goroutine writes each buffer to the
+ * socket itself ({@link DirectWriter}, epoll only), as Go's write does, and the loop is not
+ * involved at all; whatever the kernel did not take is handed to the loop, after which later
+ * buffers follow it there until the loop has sent everything, so bytes keep their order.
+ * Before each hand-off the write parks while the channel is not writable (the outbound buffer
+ * is over its high watermark, {@link Net#HIGH_WATER}), so a slow peer costs at most about
+ * {@code HIGH_WATER + CHUNK} bytes per connection. Netty counts a buffer as pending when the
+ * goroutine submits it, not when the loop runs the task, so the bound holds across the
+ * hand-off, and "nothing pending" means every earlier byte reached the kernel. A write
+ * returns once its bytes are with the kernel or queued, like a Go write returns once the
+ * kernel took them; a failure the goroutine meets itself is thrown at once, one the loop
+ * meets surfaces on a later call.
  *
  * <h2>Invariants (all under {@link #lock})</h2>
  * <ul>
@@ -79,6 +85,8 @@ public final class Conn implements AutoCloseable {
     final Handler handler = new Handler();
     private final Runnable readTask;
     private final String name;
+    /** The goroutine's own path to the socket, or null where every write goes through the loop. */
+    private final DirectWriter direct;
 
     private final ShortLock lock = new ShortLock();
     // --- guarded by lock
@@ -116,6 +124,10 @@ public final class Conn implements AutoCloseable {
     volatile long maxPendingSeen;
     /** Times a write parked because the channel was not writable. */
     volatile long writeParks;
+    /** Buffers the writing goroutine sent to the socket itself, whole. */
+    volatile long directWrites;
+    /** Buffers (or their rests) handed to the loop. */
+    volatile long loopWrites;
     /** Most input bytes seen queued after a read burst; written on the loop only. */
     volatile long maxInboundSeen;
 
@@ -124,6 +136,7 @@ public final class Conn implements AutoCloseable {
         this.ch = ch;
         this.readTask = this::readOnLoop;
         this.name = "tcp";
+        this.direct = DirectWriter.open(ch);
     }
 
     // =====================================================================================
@@ -468,9 +481,25 @@ public final class Conn implements AutoCloseable {
         return false;
     }
 
-    private void handOff(ByteBuf buf) {
+    /** Sends {@code buf} (the caller's to release until here): itself while the loop holds nothing of ours, else through the loop. */
+    private void handOff(ByteBuf buf) throws IOException {
+        if (direct != null && buf.hasMemoryAddress() && nothingQueuedOnLoop()) {
+            boolean wrote;
+            try {
+                wrote = direct.write(buf);
+            } catch (IOException e) {
+                buf.release();
+                throw writeFailed(e);
+            }
+            if (wrote && !buf.isReadable()) {
+                buf.release();
+                directWrites++;
+                return;
+            }
+        }
         // Ownership of buf passes to Netty here: it releases it once written, or on failure.
         // Failures reach Handler.exceptionCaught through the void promise.
+        loopWrites++;
         ch.writeAndFlush(buf, ch.voidPromise());
         ChannelOutboundBuffer ob = ch.unsafe().outboundBuffer();
         if (ob != null) {
@@ -479,6 +508,39 @@ public final class Conn implements AutoCloseable {
                 maxPendingSeen = pending;
             }
         }
+    }
+
+    /**
+     * True when every byte handed to the loop has reached the kernel: the outbound buffer counts
+     * a write task's bytes from its submission to their removal after the socket took them (a
+     * volatile count), and only the holder of the write lock adds to it.
+     */
+    private boolean nothingQueuedOnLoop() {
+        ChannelOutboundBuffer ob = ch.unsafe().outboundBuffer();
+        return ob != null && ob.totalPendingWriteBytes() == 0;
+    }
+
+    /**
+     * The goroutine's own write failed: record it as the loop records its failures, wake
+     * everyone parked on the connection, close the channel, and return what to throw.
+     */
+    private IOException writeFailed(IOException cause) {
+        ArrayList<Waiter> wake;
+        IOException e = translate("write " + this, cause);
+        lock.lock();
+        try {
+            if (error == null) {
+                error = e;
+            }
+            wake = Waiters.take(readers);
+            wake.addAll(writers);
+            writers.clear();
+        } finally {
+            lock.unlock();
+        }
+        Waiters.wakeAll(wake);
+        ch.close();
+        return copy(e);
     }
 
     /**

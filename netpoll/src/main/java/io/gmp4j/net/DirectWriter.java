@@ -1,0 +1,124 @@
+package io.gmp4j.net;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.unix.FileDescriptor;
+import io.netty.channel.unix.UnixChannel;
+
+import java.io.IOException;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A connection's socket as the writing goroutine sees it: Go's write path, where the goroutine
+ * makes the {@code write} syscall itself and involves the poller only when the socket's send
+ * buffer is full. {@link Conn} tries it first whenever nothing it wrote earlier is still
+ * queued on the loop, and hands the loop only what the kernel did not take, so the bytes stay
+ * in order and a slow peer still meets Netty's watermarks.
+ *
+ * <h2>Why a second descriptor</h2>
+ * The loop closes the channel's descriptor on its own schedule (a reset read, a close, the
+ * loop's shutdown), and the kernel may hand that number to the next socket at once: a write
+ * racing the close could land in another connection. So the writer writes to a {@code dup}
+ * of the descriptor that it alone owns, and closes it only when the channel has closed and no
+ * write is in flight ({@link #state}). Closing the channel's own descriptor takes the socket
+ * out of epoll (Netty deletes it first) but sends no FIN while the duplicate is open; the
+ * channel's close listener closes the duplicate right after, on the same loop turn.
+ *
+ * <p>Epoll channels only; NIO channels, or a process whose {@code dup} cannot be linked, get
+ * no writer ({@link #open} returns null) and every write goes through the loop.
+ */
+final class DirectWriter {
+    /** {@code -Dgmp4j.netpoll.directWrite=false} sends every write through the loop. */
+    static final boolean ENABLED = !"false".equalsIgnoreCase(System.getProperty("gmp4j.netpoll.directWrite"));
+    private static final MethodHandle DUP = linkDup();
+
+    private static final int INFLIGHT = 1;
+    private static final int CLOSED = 2;
+
+    private final FileDescriptor fd;
+    /**
+     * INFLIGHT while a write uses {@link #fd}, CLOSED once the channel closed. Invariant: the
+     * descriptor is closed exactly once, by whoever clears the last of the two conditions that
+     * keep it open: {@link #close} if no write is in flight, else the write that ends after it.
+     */
+    private final AtomicInteger state = new AtomicInteger();
+
+    private DirectWriter(int fd) {
+        this.fd = new FileDescriptor(fd);
+    }
+
+    /** A writer for {@code ch}'s socket, closed with the channel; null where writes must go through the loop. */
+    static DirectWriter open(Channel ch) {
+        if (!ENABLED || DUP == null || !(ch instanceof UnixChannel u) || !u.fd().isOpen()) {
+            return null;
+        }
+        int dup;
+        try {
+            dup = (int) DUP.invokeExact(u.fd().intValue());
+        } catch (Throwable t) {
+            return null;
+        }
+        if (dup < 0) {
+            return null; // EMFILE and friends: this connection writes through the loop
+        }
+        DirectWriter w = new DirectWriter(dup);
+        ch.closeFuture().addListener(f -> w.close());
+        return w;
+    }
+
+    /**
+     * Writes what the socket takes now of {@code buf}'s readable bytes, without blocking, and
+     * advances its reader index past them.
+     *
+     * @return false if the channel has closed (nothing written; the caller goes through the loop,
+     *         which reports the closed channel)
+     * @throws IOException when the socket failed (reset by peer, broken pipe)
+     */
+    boolean write(ByteBuf buf) throws IOException {
+        if (!state.compareAndSet(0, INFLIGHT)) {
+            return false; // CLOSED; writes are serialised by the Conn's write lock, so never INFLIGHT
+        }
+        try {
+            // EAGAIN reads as 0 bytes: the caller hands the whole buffer to the loop.
+            int n = fd.writeAddress(buf.memoryAddress(), buf.readerIndex(), buf.writerIndex());
+            buf.skipBytes(n);
+            return true;
+        } finally {
+            if ((state.getAndUpdate(s -> s & ~INFLIGHT) & CLOSED) != 0) {
+                closeQuietly();
+            }
+        }
+    }
+
+    /** The channel closed: close the duplicate now, or let the write in flight close it. */
+    private void close() {
+        int old = state.getAndUpdate(s -> s | CLOSED);
+        if ((old & (CLOSED | INFLIGHT)) == 0) {
+            closeQuietly();
+        }
+    }
+
+    private void closeQuietly() {
+        try {
+            fd.close();
+        } catch (IOException ignored) {
+            // the descriptor is ours and valid; close reports only what the socket already did
+        }
+    }
+
+    /** libc's {@code int dup(int)}, or null where the linker cannot find it. */
+    private static MethodHandle linkDup() {
+        try {
+            Linker linker = Linker.nativeLinker();
+            return linker.defaultLookup().find("dup")
+                    .map(f -> linker.downcallHandle(f, FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT)))
+                    .orElse(null);
+        } catch (RuntimeException | LinkageError e) {
+            return null;
+        }
+    }
+}

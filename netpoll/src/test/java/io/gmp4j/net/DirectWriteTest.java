@@ -1,0 +1,143 @@
+package io.gmp4j.net;
+
+import io.gmp4j.TestSupport;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.File;
+import java.nio.ByteBuffer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The goroutine's own write path ({@link DirectWriter}): used while the loop holds nothing of
+ * the connection's, bytes in order when writes move between it and the loop, and the
+ * duplicate descriptor closed with the connection.
+ */
+class DirectWriteTest extends NetTestBase {
+
+    @BeforeEach
+    void epollOnly() {
+        go(() -> {
+            Poller p = Poller.current();
+            assertEquals(Poller.Transport.EPOLL, p.transport, "these tests need the epoll transport: " + p);
+        });
+    }
+
+    @Test
+    void requestAndResponseWriteStraightToTheSocket() throws Exception {
+        Conn[] p = ConnTest.pair();
+        Conn c = p[0], s = p[1];
+        int rounds = 200;
+        try {
+            go(() -> {
+                byte[] msg = new byte[64];
+                byte[] got = new byte[64];
+                for (int i = 0; i < rounds; i++) {
+                    msg[0] = (byte) i;
+                    c.write(msg);
+                    readFully(s, got, 0, got.length);
+                    assertEquals((byte) i, got[0]);
+                    s.write(got);
+                    readFully(c, got, 0, got.length);
+                    assertEquals((byte) i, got[0]);
+                }
+            });
+            assertEquals(rounds, c.directWrites, "client writes that went straight to the socket");
+            assertEquals(rounds, s.directWrites, "server writes that went straight to the socket");
+            assertEquals(0, c.loopWrites + s.loopWrites, "writes handed to the loop");
+        } finally {
+            c.close();
+            s.close();
+        }
+    }
+
+    /**
+     * A writer far ahead of its reader fills the socket: the rest of a buffer goes to the loop,
+     * later writes follow it there, and once the loop has sent everything writes go straight
+     * again. The reader checks every counter in order.
+     */
+    @Test
+    void bytesKeepTheirOrderBetweenTheSocketAndTheLoop() throws Exception {
+        Conn[] p = ConnTest.pair();
+        Conn c = p[0], s = p[1];
+        int longsPerWrite = 1000;
+        long writes = TestSupport.stress(4000, 1000);
+        try {
+            Async writer = async(() -> {
+                ByteBuffer buf = ByteBuffer.allocate(longsPerWrite * Long.BYTES);
+                long next = 0;
+                for (long w = 0; w < writes; w++) {
+                    buf.clear();
+                    for (int i = 0; i < longsPerWrite; i++) {
+                        buf.putLong(next++);
+                    }
+                    buf.flip();
+                    c.write(buf);
+                }
+                c.closeWrite();
+            });
+            TestSupport.awaitCondition(() -> c.loopWrites > 0, () -> "no write reached the loop");
+            go(() -> {
+                byte[] b = new byte[8192];
+                ByteBuffer in = ByteBuffer.allocate(b.length + Long.BYTES);
+                long expect = 0;
+                int n;
+                while ((n = s.read(b, 0, b.length)) >= 0) {
+                    in.put(b, 0, n).flip();
+                    while (in.remaining() >= Long.BYTES) {
+                        assertEquals(expect++, in.getLong());
+                    }
+                    in.compact();
+                }
+                assertEquals(0, in.position(), "a partial counter at the end");
+                assertEquals(writes * longsPerWrite, expect);
+            });
+            writer.check();
+            assertTrue(c.directWrites > 0, "no write went straight to the socket");
+        } finally {
+            c.close();
+            s.close();
+        }
+    }
+
+    @Test
+    void theDuplicateDescriptorClosesWithTheConnection() throws Exception {
+        File fds = new File("/proc/self/fd");
+        assertNotNull(fds.list(), "/proc/self/fd");
+        closePairs(4); // the first connections open what stays open (classes, epoll sets)
+        int before = fds.list().length;
+        closePairs(TestSupport.stress(200, 50));
+        TestSupport.awaitCondition(() -> fds.list().length <= before,
+                () -> (fds.list().length - before) + " descriptors more than before");
+    }
+
+    /** Opens {@code n} pairs, writes on each both ways, and closes them: half from each side. */
+    private static void closePairs(int n) {
+        go(() -> {
+            try (Listener l = Net.listen("127.0.0.1:0")) {
+                for (int i = 0; i < n; i++) {
+                    Conn c = Net.dial(l.address());
+                    Conn s = l.accept();
+                    byte[] one = {(byte) i};
+                    c.write(one);
+                    readFully(s, one, 0, 1);
+                    s.write(one);
+                    readFully(c, one, 0, 1);
+                    assertTrue(c.directWrites == 1 && s.directWrites == 1, "writes went straight to the socket");
+                    if (i % 2 == 0) {
+                        c.close();
+                        assertEquals(-1, s.read(one, 0, 1), "the peer's close reached the other side");
+                        s.close();
+                    } else {
+                        s.close();
+                        assertEquals(-1, c.read(one, 0, 1), "the peer's close reached the other side");
+                        c.close();
+                    }
+                }
+            }
+        });
+    }
+}
