@@ -520,6 +520,14 @@ public final class Conn implements AutoCloseable {
         return ob != null && ob.totalPendingWriteBytes() == 0;
     }
 
+    /** Caller holds the lock: every parked reader and writer, to wake after unlocking. */
+    private ArrayList<Waiter> takeParkedLocked() {
+        ArrayList<Waiter> wake = Waiters.take(readers);
+        wake.addAll(writers);
+        writers.clear();
+        return wake;
+    }
+
     /**
      * The goroutine's own write failed: record it as the loop records its failures, wake
      * everyone parked on the connection, close the channel, and return what to throw.
@@ -532,9 +540,7 @@ public final class Conn implements AutoCloseable {
             if (error == null) {
                 error = e;
             }
-            wake = Waiters.take(readers);
-            wake.addAll(writers);
-            writers.clear();
+            wake = takeParkedLocked();
         } finally {
             lock.unlock();
         }
@@ -590,9 +596,7 @@ public final class Conn implements AutoCloseable {
                 return;
             }
             closed = true;
-            wake = Waiters.take(readers);
-            wake.addAll(writers);
-            writers.clear();
+            wake = takeParkedLocked();
             wake.addAll(writeLockQueue);
             writeLockQueue.clear();
             releaseInbound();
@@ -919,9 +923,7 @@ public final class Conn implements AutoCloseable {
                     error = translate((cause.getMessage() != null && cause.getMessage().toLowerCase(java.util.Locale.ROOT)
                             .contains("pipe") ? "write " : "read ") + Conn.this, cause);
                 }
-                wake = Waiters.take(readers);
-                wake.addAll(writers);
-                writers.clear();
+                wake = takeParkedLocked();
             } finally {
                 lock.unlock();
             }
@@ -935,9 +937,7 @@ public final class Conn implements AutoCloseable {
             lock.lock();
             try {
                 inactive = true;
-                wake = Waiters.take(readers);
-                wake.addAll(writers);
-                writers.clear();
+                wake = takeParkedLocked();
                 if (closed) {
                     releaseInbound();
                 }
