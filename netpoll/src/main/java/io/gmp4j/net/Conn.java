@@ -481,7 +481,11 @@ public final class Conn implements AutoCloseable {
         return false;
     }
 
-    /** Sends {@code buf} (the caller's to release until here): itself while the loop holds nothing of ours, else through the loop. */
+    /**
+     * Sends {@code buf}, which is the caller's to release until here: by the goroutine itself
+     * while the loop holds nothing of this connection's, else (and whatever the kernel did not
+     * take) through the loop.
+     */
     private void handOff(ByteBuf buf) throws IOException {
         if (direct != null && buf.hasMemoryAddress() && nothingQueuedOnLoop()) {
             boolean wrote;

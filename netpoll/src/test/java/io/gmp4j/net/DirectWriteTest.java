@@ -5,16 +5,23 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
 import java.nio.ByteBuffer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The goroutine's own write path ({@link DirectWriter}): used while the loop holds nothing of
  * the connection's, bytes in order when writes move between it and the loop, and the
- * duplicate descriptor closed with the connection.
+ * duplicate descriptor closed with the connection; a reset peer fails the writes.
  */
 class DirectWriteTest extends NetTestBase {
 
@@ -100,6 +107,37 @@ class DirectWriteTest extends NetTestBase {
         } finally {
             c.close();
             s.close();
+        }
+    }
+
+    /** A peer that resets: the writer's next writes fail with the reset, then every call does. */
+    @Test
+    void writesToAResetPeerFail() throws Exception {
+        try (ServerSocket ss = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Thread peer = Thread.ofPlatform().start(() -> {
+                try (Socket so = ss.accept()) {
+                    so.getInputStream().read(); // the first byte, then a reset
+                    so.setSoLinger(true, 0);
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            go(() -> {
+                try (Conn c = Net.dial("127.0.0.1:" + ss.getLocalPort())) {
+                    byte[] b = new byte[512];
+                    c.write(b, 0, 1);
+                    IOException e = assertThrows(IOException.class, () -> {
+                        for (int i = 0; i < 100_000; i++) {
+                            c.write(b);
+                        }
+                    });
+                    assertInstanceOf(SocketException.class, e, e.toString());
+                    assertTrue(e.getMessage().contains("reset") || e.getMessage().contains("broken pipe"), e.getMessage());
+                    assertThrows(IOException.class, () -> c.write(b), "the failure stays");
+                    assertTrue(c.directWrites > 0, "the first write went straight to the socket");
+                }
+            });
+            peer.join(TestSupport.TIMEOUT_S * 1000);
         }
     }
 
