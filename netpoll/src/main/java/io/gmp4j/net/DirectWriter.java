@@ -51,7 +51,11 @@ final class DirectWriter {
         this.fd = new FileDescriptor(fd);
     }
 
-    /** A writer for {@code ch}'s socket, closed with the channel; null where writes must go through the loop. */
+    /**
+     * A writer for {@code ch}'s socket, closed with the channel; null where writes must go
+     * through the loop. Called on the channel's loop (from its initializer), where the channel's
+     * descriptor cannot be closed between the check and the {@code dup}: every close runs there.
+     */
     static DirectWriter open(Channel ch) {
         if (!ENABLED || DUP == null || !(ch instanceof UnixChannel u) || !u.fd().isOpen()) {
             return null;
