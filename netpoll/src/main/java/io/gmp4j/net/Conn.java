@@ -42,8 +42,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <h2>Writing</h2>
  * A write copies the caller's bytes into pooled buffers of at most {@link #CHUNK} bytes. While
- * nothing written earlier is still queued on the loop, the goroutine writes each buffer to the
- * socket itself ({@link DirectWriter}, epoll only), as Go's write does, and the loop is not
+ * nothing written earlier is still queued on the loop, and where the opt-in {@link DirectWriter}
+ * is on (epoll only), the goroutine writes each buffer to the socket itself, as Go's write
+ * does, and the loop is not
  * involved at all; whatever the kernel did not take is handed to the loop, after which later
  * buffers follow it there until the loop has sent everything, so bytes keep their order.
  * Before each hand-off the write parks while the channel is not writable (the outbound buffer
@@ -87,6 +88,19 @@ public final class Conn implements AutoCloseable {
     private final String name;
     /** The goroutine's own path to the socket, or null where every write goes through the loop. */
     private final DirectWriter direct;
+    /** Writes handed to the loop and not yet completed ({@link #nothingQueuedOnLoop}). */
+    private volatile int loopWritesInFlight;
+    private final ChannelFutureListener loopWriteDone = this::loopWriteDone;
+    private static final java.lang.invoke.VarHandle LOOP_WRITES_IN_FLIGHT;
+
+    static {
+        try {
+            LOOP_WRITES_IN_FLIGHT = java.lang.invoke.MethodHandles.lookup()
+                    .findVarHandle(Conn.class, "loopWritesInFlight", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final ShortLock lock = new ShortLock();
     // --- guarded by lock
@@ -502,9 +516,11 @@ public final class Conn implements AutoCloseable {
             }
         }
         // Ownership of buf passes to Netty here: it releases it once written, or on failure.
-        // Failures reach Handler.exceptionCaught through the void promise.
+        // Counted in flight until its promise completes, on the loop, after the socket took the
+        // last byte (or the write failed); failures go to Handler.exceptionCaught from there.
         loopWrites++;
-        ch.writeAndFlush(buf, ch.voidPromise());
+        LOOP_WRITES_IN_FLIGHT.getAndAdd(this, 1);
+        ch.writeAndFlush(buf, ch.newPromise().addListener(loopWriteDone));
         ChannelOutboundBuffer ob = ch.unsafe().outboundBuffer();
         if (ob != null) {
             long pending = ob.totalPendingWriteBytes();
@@ -515,13 +531,22 @@ public final class Conn implements AutoCloseable {
     }
 
     /**
-     * True when every byte handed to the loop has reached the kernel: the outbound buffer counts
-     * a write task's bytes from its submission to their removal after the socket took them (a
-     * volatile count), and only the holder of the write lock adds to it.
+     * True when every buffer handed to the loop has reached the kernel. Our own count, not
+     * Netty's pending bytes: a write task takes its bytes off that count before it adds them to
+     * the outbound buffer, and a direct write in between would overtake them. Only the holder
+     * of the write lock adds to it; the loop's completion takes off (a volatile read here, after
+     * the loop's decrement, which came after the socket took the bytes).
      */
     private boolean nothingQueuedOnLoop() {
-        ChannelOutboundBuffer ob = ch.unsafe().outboundBuffer();
-        return ob != null && ob.totalPendingWriteBytes() == 0;
+        return (int) LOOP_WRITES_IN_FLIGHT.getVolatile(this) == 0;
+    }
+
+    /** A write handed to the loop completed: it is no longer in flight; a failure fails the connection. */
+    private void loopWriteDone(io.netty.util.concurrent.Future<? super Void> f) {
+        LOOP_WRITES_IN_FLIGHT.getAndAdd(this, -1);
+        if (!f.isSuccess()) {
+            ch.pipeline().fireExceptionCaught(f.cause());
+        }
     }
 
     /** Caller holds the lock: every parked reader and writer, to wake after unlocking. */

@@ -72,21 +72,22 @@
  * autoRead starts off: the first read turns it on, and from then on the loop reads ahead like a
  * socket's receive buffer until 128 KiB are queued unread, when it stops until a reader drains
  * the queue to 32 KiB (so a steady request/response exchange costs no hand-off per read).
- * Writes copy into pooled buffers. While the loop holds none of a connection's bytes, the
- * writing goroutine makes the {@code write} syscall itself, as Go's does, on a duplicate of the
- * socket's descriptor that it alone closes (the loop may close the channel's own descriptor at
- * any time, and the kernel reuses numbers; so each connection holds two descriptors, and a
- * process that runs out gets connections that write through the loop). What the kernel does
- * not take, and every write after it until the loop has sent everything, goes through the
- * loop, so bytes keep their order. A write parks while the connection's outbound buffer is above its high watermark (128 KiB), so
- * a slow peer costs bounded memory. Every pooled buffer is released exactly once (the tests run
- * Netty's leak detector at PARANOID and fail on a report).
+ * Writes copy into pooled buffers handed to the loop and park while the connection's outbound
+ * buffer is above its high watermark (128 KiB), so a slow peer costs bounded memory. Every
+ * pooled buffer is released exactly once (the tests run Netty's leak detector at PARANOID and
+ * fail on a report).
  *
- * <p>Writing from the goroutine took the hand-off of each write to the loop, and the loop turn
- * it asked for, out of a request/response exchange: echo at 16 connections 1.08x and the proxy
- * at 16 connections 1.14x as fast, the proxy's p99 0.58x (medians of 6 and 4 alternating
- * pairs, 2026-12-01). With NIO, or where {@code dup} cannot be linked, every write goes
- * through the loop; {@code -Dgmp4j.netpoll.directWrite=false} forces that.
+ * <p>Opt-in ({@code -Dgmp4j.netpoll.directWrite=true}, epoll only): Go's write path. While the
+ * loop holds none of a connection's bytes, the writing goroutine makes the {@code write}
+ * syscall itself, on a duplicate of the socket's descriptor that it alone closes (the loop may
+ * close the channel's own descriptor at any time, and the kernel reuses numbers; so each
+ * connection holds two descriptors); what the kernel does not take, and every write after it
+ * until the loop has sent everything, goes through the loop. It took the hand-off of each write
+ * and the loop turn it asked for out of a request/response exchange: echo 1.14x at 16
+ * connections and 1.00-1.07x at 256 (measured in one process switching the path every 500
+ * ms). It is off by default because under load a 16 MiB echo through it lost bytes in about
+ * one run in ten (the peer saw EOF early; cause not found), which writes through the loop
+ * never did in the same harness.
  *
  * <h2>Errors</h2>
  * Java's exception types with Go's messages: {@link java.net.ConnectException}

@@ -24,6 +24,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * duplicate descriptor closed with the connection; a reset peer fails the writes.
  */
 class DirectWriteTest extends NetTestBase {
+    private static boolean wasEnabled;
+
+    /** The path is opt-in ({@link DirectWriter#enabled}): these tests turn it on for their connections. */
+    @org.junit.jupiter.api.BeforeAll
+    static void enable() {
+        wasEnabled = DirectWriter.enabled;
+        DirectWriter.enabled = true;
+    }
+
+    @org.junit.jupiter.api.AfterAll
+    static void restore() {
+        DirectWriter.enabled = wasEnabled;
+    }
 
     @BeforeEach
     void epollOnly() {
