@@ -516,11 +516,16 @@ public final class Conn implements AutoCloseable {
             }
         }
         // Ownership of buf passes to Netty here: it releases it once written, or on failure.
-        // Counted in flight until its promise completes, on the loop, after the socket took the
-        // last byte (or the write failed); failures go to Handler.exceptionCaught from there.
+        // With a direct writer, counted in flight until its promise completes, on the loop,
+        // after the socket took the last byte (or the write failed); failures go to
+        // Handler.exceptionCaught from there.
         loopWrites++;
-        LOOP_WRITES_IN_FLIGHT.getAndAdd(this, 1);
-        ch.writeAndFlush(buf, ch.newPromise().addListener(loopWriteDone));
+        if (direct == null) {
+            ch.writeAndFlush(buf, ch.voidPromise()); // failures reach exceptionCaught through it
+        } else {
+            LOOP_WRITES_IN_FLIGHT.getAndAdd(this, 1);
+            ch.writeAndFlush(buf, ch.newPromise().addListener(loopWriteDone));
+        }
         ChannelOutboundBuffer ob = ch.unsafe().outboundBuffer();
         if (ob != null) {
             long pending = ob.totalPendingWriteBytes();
