@@ -108,8 +108,10 @@
  * connection's epoll registration. Netty's next {@code epoll_ctl(MOD)} for it then fails with
  * ENOENT; Netty shuts the output and drops what was queued, and the peer sees an early EOF.
  * Seen in 6 of 400 echoes of 16 MiB in a loop, with two busy processes on the 2 vCPUs
- * (2026-12-01); 0 of 400 with {@code -Dgmp4j.netpoll=thread}. Cause not found yet; the
- * performance log has the evidence.
+ * (2026-12-01). A single poller thread ({@code -Dgmp4j.netpoll=thread}) lost none of 400;
+ * two runtimes with poller threads in one process lost some too. So the bug seems tied to
+ * more than one epoll set in a process. Cause not found yet; the performance log has the
+ * evidence.
  * A write returns once its bytes are with the kernel or queued on the loop (Go's once the
  * kernel took them): a failure the writing goroutine meets itself is thrown at once, one the
  * loop meets surfaces on a later call; a connection closed with unsent output keeps sending it
