@@ -9,7 +9,6 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
@@ -56,7 +55,7 @@ abstract class Poller implements NetpollThread {
         }
 
         IoHandlerFactory factory() {
-            return this == EPOLL ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+            return this == EPOLL ? EpollKeepRegistered.factory() : NioIoHandler.newFactory();
         }
 
         static Transport choose() {
