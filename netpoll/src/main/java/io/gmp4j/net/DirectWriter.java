@@ -35,10 +35,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class DirectWriter {
     /**
      * Off by default, on with {@code -Dgmp4j.netpoll.directWrite=true}: under load, a 16 MiB echo
-     * through it lost bytes in about one run in ten ({@code EchoTest}, 2026-12-01). The same loss
-     * then showed up without it, under the per-P loops (an {@code epoll_ctl} failing with ENOENT
-     * on a live connection; see the performance log), so this path may only make it likelier;
-     * it stays opt-in until that is understood. Read when a connection opens.
+     * through it lost bytes in about one run in ten ({@code EchoTest}, 2026-12-01). That loss
+     * was Netty's lost epoll registration ({@link EpollKeepRegistered}), which it only made
+     * likelier, and it is worked around now. The path stays opt-in until it has been measured
+     * and stressed again. Read when a connection opens.
      */
     static volatile boolean enabled = Boolean.getBoolean("gmp4j.netpoll.directWrite");
     private static final MethodHandle DUP = linkDup();

@@ -85,8 +85,9 @@
  * until the loop has sent everything, goes through the loop. It took the hand-off of each write
  * and the loop turn it asked for out of a request/response exchange: echo 1.14x at 16
  * connections and 1.00-1.07x at 256 (measured in one process switching the path every 500
- * ms). It is off by default: a 16 MiB echo through it lost bytes under load, and although the
- * same loss later showed up without it (the known bug under "Limits"), it is not cleared.
+ * ms). It is off by default: a 16 MiB echo through it lost bytes under load. The loss turned
+ * out to be Netty's lost registration (under "Limits"), now worked around, but the path has
+ * not been measured again since.
  *
  * <h2>Errors</h2>
  * Java's exception types with Go's messages: {@link java.net.ConnectException}
@@ -104,14 +105,12 @@
  * {@link java.io.BufferedOutputStream}.
  *
  * <h2>Limits of this version</h2>
- * <b>A known bug:</b> under load, the per-P loops (the default poller) sometimes lose a
- * connection's epoll registration. Netty's next {@code epoll_ctl(MOD)} for it then fails with
- * ENOENT; Netty shuts the output and drops what was queued, and the peer sees an early EOF.
- * Seen in 6 of 400 echoes of 16 MiB in a loop, with two busy processes on the 2 vCPUs
- * (2026-12-01). A single poller thread ({@code -Dgmp4j.netpoll=thread}) lost none of 400;
- * two runtimes with poller threads in one process lost some too. So the bug seems tied to
- * more than one epoll set in a process. Cause not found yet; the performance log has the
- * evidence.
+ * <b>Netty 4.2.18's lost registration, worked around.</b> When a channel's epoll interest set
+ * became empty (its input shut down, no flush pending), Netty deleted the descriptor from the
+ * epoll set but kept its registration marked as added; the next EPOLLOUT then failed with
+ * ENOENT, and Netty shut the output and dropped what was queued. Under load, 6 of 400
+ * half-closed echoes of 16 MiB lost bytes that way. {@code EpollKeepRegistered} submits an
+ * empty set as {@code EPOLLET} alone instead; the same harness then lost 0 of 800.
  * A write returns once its bytes are with the kernel or queued on the loop (Go's once the
  * kernel took them): a failure the writing goroutine meets itself is thrown at once, one the
  * loop meets surfaces on a later call; a connection closed with unsent output keeps sending it
