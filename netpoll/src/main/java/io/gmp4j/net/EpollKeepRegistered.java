@@ -2,7 +2,6 @@ package io.gmp4j.net;
 
 import io.netty.channel.IoHandle;
 import io.netty.channel.IoHandler;
-import io.netty.channel.IoHandlerContext;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.IoOps;
 import io.netty.channel.IoRegistration;
@@ -34,46 +33,14 @@ final class EpollKeepRegistered {
         return executor -> new Handler(netty.newHandler(executor));
     }
 
-    private static final class Handler implements IoHandler {
-        private final IoHandler delegate;
-
+    private static final class Handler extends DelegatingIoHandler {
         Handler(IoHandler delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public void initialize() {
-            delegate.initialize();
-        }
-
-        @Override
-        public int run(IoHandlerContext context) {
-            return delegate.run(context);
-        }
-
-        @Override
-        public void prepareToDestroy() {
-            delegate.prepareToDestroy();
-        }
-
-        @Override
-        public void destroy() {
-            delegate.destroy();
+            super(delegate);
         }
 
         @Override
         public IoRegistration register(IoHandle handle) throws Exception {
             return new Registration(delegate.register(handle));
-        }
-
-        @Override
-        public void wakeup() {
-            delegate.wakeup();
-        }
-
-        @Override
-        public boolean isCompatible(Class<? extends IoHandle> handleType) {
-            return delegate.isCompatible(handleType);
         }
     }
 

@@ -3,11 +3,8 @@ package io.gmp4j.net;
 import io.gmp4j.runtime.G;
 import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.runtime.TaskBatch;
-import io.netty.channel.IoHandle;
 import io.netty.channel.IoHandler;
-import io.netty.channel.IoHandlerContext;
 import io.netty.channel.IoHandlerFactory;
-import io.netty.channel.IoRegistration;
 import io.netty.channel.ManualIoEventLoop;
 
 import java.util.concurrent.CountDownLatch;
@@ -243,49 +240,18 @@ final class ProcLoop {
     }
 
     /** Netty's I/O handler with {@link #wakeup} also wanting a turn of the poll goroutine. */
-    private static final class WakingHandler implements IoHandler {
-        private final IoHandler delegate;
+    private static final class WakingHandler extends DelegatingIoHandler {
         private final ProcLoop proc;
 
         WakingHandler(IoHandler delegate, ProcLoop proc) {
-            this.delegate = delegate;
+            super(delegate);
             this.proc = proc;
-        }
-
-        @Override
-        public void initialize() {
-            delegate.initialize();
-        }
-
-        @Override
-        public int run(IoHandlerContext context) {
-            return delegate.run(context);
-        }
-
-        @Override
-        public void prepareToDestroy() {
-            delegate.prepareToDestroy();
-        }
-
-        @Override
-        public void destroy() {
-            delegate.destroy();
-        }
-
-        @Override
-        public IoRegistration register(IoHandle handle) throws Exception {
-            return delegate.register(handle);
         }
 
         @Override
         public void wakeup() {
             delegate.wakeup(); // breaks a blocked turn (Netty writes its eventfd only then)
             proc.want();       // readies a parked poll goroutine
-        }
-
-        @Override
-        public boolean isCompatible(Class<? extends IoHandle> handleType) {
-            return delegate.isCompatible(handleType);
         }
     }
 }
