@@ -5,6 +5,7 @@ import io.gmp4j.runtime.Waiter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -23,6 +24,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A TCP connection: Go's {@code net.Conn}, with blocking calls that park only the calling
@@ -88,19 +90,9 @@ public final class Conn implements AutoCloseable {
     private final String name;
     /** The goroutine's own path to the socket, or null where every write goes through the loop. */
     private final DirectWriter direct;
-    /** Writes handed to the loop and not yet completed ({@link #nothingQueuedOnLoop}). */
-    private volatile int loopWritesInFlight;
+    /** Writes handed to the loop and not yet completed ({@link #nothingQueuedOnLoop}); used only beside {@link #direct}. */
+    private final AtomicInteger loopWritesInFlight = new AtomicInteger();
     private final ChannelFutureListener loopWriteDone = this::loopWriteDone;
-    private static final java.lang.invoke.VarHandle LOOP_WRITES_IN_FLIGHT;
-
-    static {
-        try {
-            LOOP_WRITES_IN_FLIGHT = java.lang.invoke.MethodHandles.lookup()
-                    .findVarHandle(Conn.class, "loopWritesInFlight", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     private final ShortLock lock = new ShortLock();
     // --- guarded by lock
@@ -523,7 +515,7 @@ public final class Conn implements AutoCloseable {
         if (direct == null) {
             ch.writeAndFlush(buf, ch.voidPromise()); // failures reach exceptionCaught through it
         } else {
-            LOOP_WRITES_IN_FLIGHT.getAndAdd(this, 1);
+            loopWritesInFlight.incrementAndGet();
             ch.writeAndFlush(buf, ch.newPromise().addListener(loopWriteDone));
         }
         ChannelOutboundBuffer ob = ch.unsafe().outboundBuffer();
@@ -543,12 +535,12 @@ public final class Conn implements AutoCloseable {
      * the loop's decrement, which came after the socket took the bytes).
      */
     private boolean nothingQueuedOnLoop() {
-        return (int) LOOP_WRITES_IN_FLIGHT.getVolatile(this) == 0;
+        return loopWritesInFlight.get() == 0;
     }
 
     /** A write handed to the loop completed: it is no longer in flight; a failure fails the connection. */
-    private void loopWriteDone(io.netty.util.concurrent.Future<? super Void> f) {
-        LOOP_WRITES_IN_FLIGHT.getAndAdd(this, -1);
+    private void loopWriteDone(ChannelFuture f) {
+        loopWritesInFlight.decrementAndGet();
         if (!f.isSuccess()) {
             ch.pipeline().fireExceptionCaught(f.cause());
         }
@@ -562,13 +554,19 @@ public final class Conn implements AutoCloseable {
         return wake;
     }
 
-    /**
-     * The goroutine's own write failed: record it as the loop records its failures, wake
-     * everyone parked on the connection, close the channel, and return what to throw.
-     */
+    /** The goroutine's own write failed: the connection fails as on the loop; returns what to throw. */
     private IOException writeFailed(IOException cause) {
-        ArrayList<Waiter> wake;
         IOException e = translate("write " + this, cause);
+        fail(e);
+        return copy(e);
+    }
+
+    /**
+     * The connection failed (on the loop or in the writing goroutine): the first failure is the
+     * one every later call reports; everyone parked wakes to it, and the channel closes.
+     */
+    private void fail(IOException e) {
+        ArrayList<Waiter> wake;
         lock.lock();
         try {
             if (error == null) {
@@ -580,7 +578,6 @@ public final class Conn implements AutoCloseable {
         }
         Waiters.wakeAll(wake);
         ch.close();
-        return copy(e);
     }
 
     /**
@@ -950,19 +947,9 @@ public final class Conn implements AutoCloseable {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            ArrayList<Waiter> wake;
-            lock.lock();
-            try {
-                if (error == null) {
-                    error = translate((cause.getMessage() != null && cause.getMessage().toLowerCase(java.util.Locale.ROOT)
-                            .contains("pipe") ? "write " : "read ") + Conn.this, cause);
-                }
-                wake = takeParkedLocked();
-            } finally {
-                lock.unlock();
-            }
-            Waiters.wakeAll(wake);
-            ctx.close();
+            String m = cause.getMessage();
+            fail(translate((m != null && m.toLowerCase(java.util.Locale.ROOT).contains("pipe") ? "write " : "read ")
+                    + Conn.this, cause));
         }
 
         @Override
