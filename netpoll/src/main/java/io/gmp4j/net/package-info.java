@@ -111,6 +111,8 @@
  * ENOENT, and Netty shut the output and dropped what was queued. Under load, 6 of 400
  * half-closed echoes of 16 MiB lost bytes that way. {@code EpollKeepRegistered} submits an
  * empty set as {@code EPOLLET} alone instead; the same harness then lost 0 of 800.
+ * {@code ConnTest.writesAfterThePeersFinAllArrive} reproduces the loss every time without it:
+ * the server reads the peer's FIN, then writes megabytes through 16 KiB socket buffers.
  * A write returns once its bytes are with the kernel or queued on the loop (Go's once the
  * kernel took them): a failure the writing goroutine meets itself is thrown at once, one the
  * loop meets surfaces on a later call; a connection closed with unsent output keeps sending it
