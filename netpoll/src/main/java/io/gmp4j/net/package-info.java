@@ -77,18 +77,17 @@
  * pooled buffer is released exactly once (the tests run Netty's leak detector at PARANOID and
  * fail on a report).
  *
- * <p>Opt-in ({@code -Dgmp4j.netpoll.directWrite=true}, epoll only): Go's write path. While the
- * loop holds none of a connection's bytes, the writing goroutine makes the {@code write}
- * syscall itself, on a duplicate of the socket's descriptor that it alone closes (the loop may
- * close the channel's own descriptor at any time, and the kernel reuses numbers; so each
- * connection holds two descriptors); what the kernel does not take, and every write after it
- * until the loop has sent everything, goes through the loop. It took the hand-off of each write
- * and the loop turn it asked for out of a request/response exchange: echo 1.14x at 16
- * connections and 1.00-1.07x at 256 (measured in one process switching the path every 500
- * ms). It is off by default: a 16 MiB echo through it lost bytes under load. The loss turned
- * out to be Netty's lost registration (under "Limits"), now worked around, but the path has
- * not been measured again since.
- *
+ * <p>Writes take Go's path (epoll only; {@code -Dgmp4j.netpoll.directWrite=false} turns it
+ * off). While the loop holds none of a connection's bytes, the writing goroutine makes the
+ * {@code write} syscall itself, on a duplicate of the socket's descriptor that it alone closes
+ * (the loop may close the channel's own descriptor at any time, and the kernel reuses numbers;
+ * so each connection holds two descriptors); what the kernel does not take, and every write
+ * after it until the loop has sent everything, goes through the loop. It took the hand-off of
+ * each write and the loop turn it asked for out of a request/response exchange: echo 1.14x at
+ * 16 connections and 1.00-1.07x at 256 (measured in one process switching the path every 500
+ * ms). It was opt-in for a day, after a 16 MiB echo through it lost bytes under load; the loss
+ * was Netty's lost registration (under "Limits"), which it made likelier, now worked around.
+
  * <h2>Errors</h2>
  * Java's exception types with Go's messages: {@link java.net.ConnectException}
  * ("connection refused"), {@link java.net.SocketException} ("connection reset by peer",

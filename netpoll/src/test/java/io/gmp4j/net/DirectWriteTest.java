@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DirectWriteTest extends NetTestBase {
     private static boolean wasEnabled;
 
-    /** The path is opt-in ({@link DirectWriter#enabled}): these tests turn it on for their connections. */
+    /** The path is on by default; a run with {@code -Dgmp4j.netpoll.directWrite=false} turns it off ({@link DirectWriter#enabled}): these tests turn it on for their connections. */
     @org.junit.jupiter.api.BeforeAll
     static void enable() {
         wasEnabled = DirectWriter.enabled;
