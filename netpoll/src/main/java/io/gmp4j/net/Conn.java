@@ -46,8 +46,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A write copies the caller's bytes into pooled buffers of at most {@link #CHUNK} bytes. While
  * nothing written earlier is still queued on the loop, the goroutine writes each buffer to the
  * socket itself through its {@link DirectWriter} (epoll only), as Go's write does, and the
- * loop is not involved at all; whatever the kernel did not take is handed to the loop, after which later
- * buffers follow it there until the loop has sent everything, so bytes keep their order.
+ * loop is not involved at all; whatever the kernel did not take is handed to the loop, after
+ * which later buffers follow it there until the loop has sent everything, so bytes keep their
+ * order.
  * Before each hand-off the write parks while the channel is not writable (the outbound buffer
  * is over its high watermark, {@link Net#HIGH_WATER}), so a slow peer costs at most about
  * {@code HIGH_WATER + CHUNK} bytes per connection. Netty counts a buffer as pending when the

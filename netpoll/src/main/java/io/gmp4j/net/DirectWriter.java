@@ -39,7 +39,7 @@ final class DirectWriter {
      * ({@link EpollKeepRegistered}, pinned by {@code ConnTest.writesAfterThePeersFinAllArrive}),
      * which it made likelier. With the workaround, the network and example tests passed with it
      * on, and so did about 170 runs of the proxy benchmark under load (the log has the one early
-     * close seen among them, not tied to this path). Read when a connection opens.
+     * close seen among them, not shown to come from this path). Read when a connection opens.
      */
     static volatile boolean enabled = !"false".equalsIgnoreCase(System.getProperty("gmp4j.netpoll.directWrite"));
     private static final MethodHandle DUP = linkDup();

@@ -87,7 +87,7 @@
  * 16 connections and 1.00-1.07x at 256 (measured in one process switching the path every 500
  * ms). It was opt-in for a day, after a 16 MiB echo through it lost bytes under load; the loss
  * was Netty's lost registration (under "Limits"), which it made likelier, now worked around.
-
+ *
  * <h2>Errors</h2>
  * Java's exception types with Go's messages: {@link java.net.ConnectException}
  * ("connection refused"), {@link java.net.SocketException} ("connection reset by peer",
