@@ -38,8 +38,9 @@ final class DirectWriter {
      * through it lost bytes under load, which turned out to be Netty's lost epoll registration
      * ({@link EpollKeepRegistered}, pinned by {@code ConnTest.writesAfterThePeersFinAllArrive}),
      * which it made likelier. With the workaround, the network and example tests passed with it
-     * on, and so did about 170 runs of the proxy benchmark under load (the log has the one early
-     * close seen among them, not shown to come from this path). Read when a connection opens.
+     * on, and so did about 280 runs of the proxy benchmark under load but two, which ended one
+     * connection early; that is not shown to come from this path (the performance log has what
+     * is known). Read when a connection opens.
      */
     static volatile boolean enabled = !"false".equalsIgnoreCase(System.getProperty("gmp4j.netpoll.directWrite"));
     private static final MethodHandle DUP = linkDup();
