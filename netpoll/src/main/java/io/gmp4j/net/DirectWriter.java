@@ -30,11 +30,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Epoll channels only; NIO channels, or a process whose {@code dup} cannot be linked, get
  * no writer ({@link #open} returns null) and every write goes through the loop; so does a
- * process started with {@code -Dgmp4j.netpoll.directWrite=false} ({@link #enabled}).
+ * process started without {@code -Dgmp4j.netpoll.directWrite=true} ({@link #enabled}).
  */
 final class DirectWriter {
     /**
-     * On unless {@code -Dgmp4j.netpoll.directWrite=false}. It was opt-in for a day: a 16 MiB echo
+     * Off by default again, on with {@code -Dgmp4j.netpoll.directWrite=true}: on by default for a
+     * few hours, a fresh-clone CI run then failed {@code ProxyServerTest}'s upstream-down case
+     * (the client never saw the proxy's close), not yet explained. Earlier it was opt-in: a 16 MiB echo
      * through it lost bytes under load, which turned out to be Netty's lost epoll registration
      * ({@link EpollKeepRegistered}, pinned by {@code ConnTest.writesAfterThePeersFinAllArrive}),
      * which it made likelier. With the workaround, the network and example tests passed with it
@@ -42,7 +44,7 @@ final class DirectWriter {
      * connection early; that is not shown to come from this path (the performance log has what
      * is known). Read when a connection opens.
      */
-    static volatile boolean enabled = !"false".equalsIgnoreCase(System.getProperty("gmp4j.netpoll.directWrite"));
+    static volatile boolean enabled = Boolean.getBoolean("gmp4j.netpoll.directWrite");
     private static final MethodHandle DUP = linkDup();
 
     private static final int INFLIGHT = 1;
