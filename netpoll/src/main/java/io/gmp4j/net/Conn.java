@@ -45,7 +45,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <h2>Writing</h2>
  * A write copies the caller's bytes into pooled buffers of at most {@link #CHUNK} bytes. While
  * nothing written earlier is still queued on the loop, the goroutine writes each buffer to the
- * socket itself through its {@link DirectWriter} (epoll only), as Go's write does, and the
+ * socket itself through its opt-in {@link DirectWriter} (epoll only), as Go's write does, and the
  * loop is not involved at all; whatever the kernel did not take is handed to the loop, after
  * which later buffers follow it there until the loop has sent everything, so bytes keep their
  * order.

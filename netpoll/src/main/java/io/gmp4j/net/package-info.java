@@ -77,8 +77,9 @@
  * pooled buffer is released exactly once (the tests run Netty's leak detector at PARANOID and
  * fail on a report).
  *
- * <p>Writes take Go's path (epoll only; {@code -Dgmp4j.netpoll.directWrite=false} turns it
- * off). While the loop holds none of a connection's bytes, the writing goroutine makes the
+ * <p>Opt-in ({@code -Dgmp4j.netpoll.directWrite=true}, epoll only): Go's write path; on by
+ * default for a few hours on 2026-12-01, off again after a fresh-clone CI run failed
+ * {@code ProxyServerTest}'s upstream-down case with it on. While the loop holds none of a connection's bytes, the writing goroutine makes the
  * {@code write} syscall itself, on a duplicate of the socket's descriptor that it alone closes
  * (the loop may close the channel's own descriptor at any time, and the kernel reuses numbers;
  * so each connection holds two descriptors); what the kernel does not take, and every write
