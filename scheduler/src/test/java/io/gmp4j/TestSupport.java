@@ -1,6 +1,9 @@
 package io.gmp4j;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +31,22 @@ public final class TestSupport {
     /** {@code full} in full mode, {@code brief} with {@code -Dgmp4j.stress=short}. */
     public static int stress(int full, int brief) {
         return shortMode() ? brief : full;
+    }
+
+    /**
+     * A loopback port where every dial is refused while the returned socket stays open: the
+     * socket is bound there and never listens, so no other {@code bind(0)} (a server under
+     * test, say) can be handed the port. A port that was only free when a test looked can be.
+     */
+    public static Socket refusingPort() throws IOException {
+        Socket holder = new Socket();
+        try {
+            holder.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        } catch (IOException e) {
+            holder.close();
+            throw e;
+        }
+        return holder;
     }
 
     /** Awaits {@code latch} for at most {@link #TIMEOUT_S}; fails with {@code why} otherwise. */

@@ -7,9 +7,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
+import java.net.Socket;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -75,11 +74,8 @@ class ProxyLoadTest {
     @ParameterizedTest
     @MethodSource("proxyImpls")
     void aProxyWhoseUpstreamIsDownFailsTheRun(String impl) throws Exception {
-        InetSocketAddress down;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            down = new InetSocketAddress("127.0.0.1", s.getLocalPort());
-        }
-        try (BenchServer proxy = BenchServer.startProxy(impl, 1, down)) {
+        try (Socket refusing = TestSupport.refusingPort();
+             BenchServer proxy = BenchServer.startProxy(impl, 1, new InetSocketAddress("127.0.0.1", refusing.getLocalPort()))) {
             LoadFailure f = assertThrows(LoadFailure.class,
                     () -> new EchoLoad(proxy.address(), 2, 1).run(SHORT, "proxy-rps-c2"));
             // the proxy closes the client (a FIN), or resets it when bytes were waiting unread

@@ -8,7 +8,8 @@ import io.gmp4j.time.Ticker;
 import io.gmp4j.time.Time;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.ServerSocket;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -24,22 +25,30 @@ final class LocalDemoSite implements AutoCloseable {
     private static final int[] FLAKY = {200, 200, 500, 503};
 
     private final StatusSite site;
+    /** Holds the dead URL's port: bound, never listening. */
+    private final Socket refusing;
     private final String deadUrl;
     private final Chan<Void> quit = new Chan<>();
 
-    private LocalDemoSite(StatusSite site, String deadUrl) {
+    private LocalDemoSite(StatusSite site, Socket refusing) {
         this.site = site;
-        this.deadUrl = deadUrl;
+        this.refusing = refusing;
+        this.deadUrl = "http://127.0.0.1:" + refusing.getLocalPort() + "/";
     }
 
     /** Starts the site and the goroutine that changes its statuses every {@code period} (1 s if zero). */
     static LocalDemoSite start(Context ctx, Duration period) throws IOException {
-        int deadPort;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            deadPort = s.getLocalPort();                         // free now, and nobody listens once closed
+        // Bound and never listening: connects are refused, and no other bind takes the port while the demo runs.
+        Socket refusing = new Socket();
+        refusing.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        StatusSite site;
+        try {
+            site = StatusSite.start(List.of("/steady", "/flaky", "/sometimes"));
+        } catch (IOException | RuntimeException e) {
+            refusing.close();
+            throw e;
         }
-        LocalDemoSite demo = new LocalDemoSite(StatusSite.start(List.of("/steady", "/flaky", "/sometimes")),
-                "http://127.0.0.1:" + deadPort + "/");
+        LocalDemoSite demo = new LocalDemoSite(site, refusing);
         Duration every = period.isPositive() ? period : Duration.ofSeconds(1);
         Go.go(() -> demo.changeStatuses(ctx, every));
         return demo;
@@ -80,5 +89,10 @@ final class LocalDemoSite implements AutoCloseable {
     public void close() {
         quit.close();
         site.close();
+        try {
+            refusing.close();
+        } catch (IOException ignored) {
+            // closing a socket that never connected reports nothing to act on
+        }
     }
 }

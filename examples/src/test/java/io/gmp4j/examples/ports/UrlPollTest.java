@@ -5,9 +5,7 @@ import io.gmp4j.NoUncaughtExceptions;
 import io.gmp4j.TestSupport;
 import io.gmp4j.context.Cancelable;
 import io.gmp4j.context.Context;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -70,11 +68,9 @@ class UrlPollTest {
         return CODES[(page + step) % CODES.length];
     }
 
-    /** A port on 127.0.0.1 where nothing listens. */
-    private static String deadUrl() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return "http://127.0.0.1:" + s.getLocalPort() + "/";
-        }
+    /** A URL on the port {@code holder} keeps refusing ({@link TestSupport#refusingPort}). */
+    private static String deadUrl(Socket holder) {
+        return "http://127.0.0.1:" + holder.getLocalPort() + "/";
     }
 
     private static List<String> collapse(List<String> statuses) {
@@ -94,11 +90,12 @@ class UrlPollTest {
         for (int i = 0; i < PAGES; i++) {
             paths.add("/page" + i);
         }
-        String dead = deadUrl();
         Observed seen = new Observed();
-        try (StatusSite site = StatusSite.start(paths);
+        try (Socket refusing = TestSupport.refusingPort();
+             StatusSite site = StatusSite.start(paths);
              GoRuntime rt = GoRuntime.builder().maxProcs(procs).name("urlpoll-" + procs).build()) {
             List<String> urls = new ArrayList<>(paths.stream().map(site::url).toList());
+            String dead = deadUrl(refusing);
             urls.add(dead);
             for (int i = 0; i < PAGES; i++) {
                 site.setStatus(paths.get(i), code(i, 0));
@@ -175,8 +172,9 @@ class UrlPollTest {
         UrlPoll.Config cfg = new UrlPoll.Config(1, Duration.ofSeconds(60), Duration.ofSeconds(10),
                 Duration.ofSeconds(10), Duration.ofSeconds(TestSupport.TIMEOUT_S));
         List<String> log = new ArrayList<>();
-        try (StatusSite site = StatusSite.start(List.of("/up")); HttpHead http = new HttpHead(cfg.requestTimeout())) {
-            String dead = deadUrl();
+        try (Socket refusing = TestSupport.refusingPort(); StatusSite site = StatusSite.start(List.of("/up"));
+             HttpHead http = new HttpHead(cfg.requestTimeout())) {
+            String dead = deadUrl(refusing);
             UrlPoll.Resource down = new UrlPoll.Resource(dead);
             assertEquals(Duration.ofSeconds(60), down.backoff(cfg));
             assertEquals("Head \"" + dead + "\": connection refused", down.poll(http, log::add));

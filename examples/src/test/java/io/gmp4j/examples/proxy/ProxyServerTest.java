@@ -208,7 +208,7 @@ class ProxyServerTest {
     void connectionsGoRoundRobinAndARefusingUpstreamFailsOverToTheNext() throws Exception {
         TestUpstream live1 = closeAfter(TestUpstream.echo());
         TestUpstream live2 = closeAfter(TestUpstream.echo());
-        InetSocketAddress dead = TestUpstream.deadPort();
+        InetSocketAddress dead = (InetSocketAddress) closeAfter(TestSupport.refusingPort()).getLocalSocketAddress();
         InetSocketAddress addr = start(config(live1.address(), dead, live2.address()));
         byte[] hello = "hello".getBytes(StandardCharsets.US_ASCII);
         for (int i = 0; i < 6; i++) {
@@ -252,8 +252,8 @@ class ProxyServerTest {
     /** Every upstream refuses: the client's connection is closed at once (end of stream or reset), it never hangs. */
     @Test
     void withEveryUpstreamDownTheClientGetsACleanClose() throws Exception {
-        InetSocketAddress dead1 = TestUpstream.deadPort();
-        InetSocketAddress dead2 = TestUpstream.deadPort();
+        InetSocketAddress dead1 = (InetSocketAddress) closeAfter(TestSupport.refusingPort()).getLocalSocketAddress();
+        InetSocketAddress dead2 = (InetSocketAddress) closeAfter(TestSupport.refusingPort()).getLocalSocketAddress();
         InetSocketAddress addr = start(config(dead1, dead2));
         try (Socket s = connect(addr)) {
             s.getOutputStream().write("anyone there?".getBytes(StandardCharsets.US_ASCII));

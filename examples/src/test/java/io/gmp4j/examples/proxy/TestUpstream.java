@@ -214,12 +214,6 @@ final class TestUpstream implements AutoCloseable {
         }
     }
 
-    /** A loopback port nobody listens on: dials there are refused. */
-    static InetSocketAddress deadPort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return (InetSocketAddress) s.getLocalSocketAddress();
-        }
-    }
 
     /** Waits for a latch inside a handler, with the safety-net timeout. */
     static void await(CountDownLatch gate) throws InterruptedException {
