@@ -41,6 +41,10 @@ public final class ProxyDemo {
                     + " (try --listen with another port)");
             System.exit(1);
             return;
+        } catch (IllegalArgumentException e) {
+            System.err.println("proxy: " + e.getMessage());
+            System.exit(2);
+            return;
         }
         System.out.println(banner(server.address(), cfg));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -12,7 +12,10 @@ import io.gmp4j.sync.WaitGroup;
 import io.gmp4j.time.Ticker;
 import io.gmp4j.time.Time;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -85,7 +88,8 @@ public final class ProxyServer implements AutoCloseable {
      * Listens on {@link ProxyConfig#listen} with goroutines of {@code rt} and serves until
      * {@link #close()}. Callable from any thread.
      *
-     * @throws IOException when it cannot listen (the address is in use, not local)
+     * @throws IOException              when it cannot listen (the address is in use, not local)
+     * @throws IllegalArgumentException when an upstream is the proxy's own address (a loop)
      */
     public static ProxyServer start(GoRuntime rt, ProxyConfig cfg, ProxyLog log) throws IOException {
         CompletableFuture<Listener> opened = new CompletableFuture<>();
@@ -111,6 +115,13 @@ public final class ProxyServer implements AutoCloseable {
         } catch (Exception e) {
             throw new IOException("listen " + cfg.listen() + ": " + e, e);
         }
+        for (InetSocketAddress up : cfg.upstreams()) {
+            if (reachesListener(listener.address(), up)) {
+                listener.close();
+                throw new IllegalArgumentException("upstream " + ConnRecord.hostPort(up) + " is this proxy's own address "
+                        + ConnRecord.hostPort(listener.address()) + ": every connection would dial the proxy again");
+            }
+        }
         ProxyServer s = new ProxyServer(rt, cfg, log, listener);
         if (cfg.statsInterval().isPositive()) {
             s.running.add(1);
@@ -118,6 +129,29 @@ public final class ProxyServer implements AutoCloseable {
         }
         rt.go(s::acceptLoop);
         return s;
+    }
+
+    /**
+     * True if a dial to {@code upstream} would reach the listener bound at {@code bound}: the same
+     * port, and the same address, or a wildcard on either side with a local address on the other.
+     */
+    static boolean reachesListener(InetSocketAddress bound, InetSocketAddress upstream) {
+        InetAddress u = upstream.getAddress();
+        InetAddress l = bound.getAddress();
+        if (bound.getPort() != upstream.getPort() || u == null || l == null) {
+            return false;
+        }
+        if (l.equals(u) || u.isAnyLocalAddress()) {
+            return true; // a dial to the wildcard address reaches this host
+        }
+        if (!l.isAnyLocalAddress()) {
+            return false;
+        }
+        try {
+            return u.isLoopbackAddress() || NetworkInterface.getByInetAddress(u) != null;
+        } catch (SocketException e) {
+            return false; // interfaces unreadable: not known to be ours
+        }
     }
 
     /** {@link #start(GoRuntime, ProxyConfig, ProxyLog)} on the default runtime, logging to standard output. */

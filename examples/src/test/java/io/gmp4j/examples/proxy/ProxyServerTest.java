@@ -267,6 +267,20 @@ class ProxyServerTest {
         assertEquals(new ProxyStats(0, 1, 0, 0, 1, 1, 0), proxy.stats());
     }
 
+    /** An upstream that is the proxy's own address would loop (each connection dialling the proxy again): refused at start. */
+    @Test
+    void anUpstreamThatIsTheProxyItselfIsRecognised() throws Exception {
+        InetSocketAddress loopback = new InetSocketAddress(LOOPBACK, 9000);
+        assertTrue(ProxyServer.reachesListener(loopback, new InetSocketAddress(LOOPBACK, 9000)));
+        assertTrue(ProxyServer.reachesListener(loopback, new InetSocketAddress("0.0.0.0", 9000)));
+        assertFalse(ProxyServer.reachesListener(loopback, new InetSocketAddress(LOOPBACK, 9001)));
+        InetSocketAddress wildcard = new InetSocketAddress("0.0.0.0", 9000);
+        assertTrue(ProxyServer.reachesListener(wildcard, new InetSocketAddress(LOOPBACK, 9000)));
+        assertTrue(ProxyServer.reachesListener(wildcard, new InetSocketAddress("127.0.0.2", 9000)));
+        assertFalse(ProxyServer.reachesListener(wildcard, new InetSocketAddress("192.0.2.1", 9000)), "TEST-NET-1 is not ours");
+        assertFalse(ProxyServer.reachesListener(loopback, InetSocketAddress.createUnresolved("example.invalid", 9000)));
+    }
+
     /** The upstream resets mid-stream: the session ends as an error and the client is closed, not left waiting. */
     @Test
     void anUpstreamResetEndsTheConnectionAsAnError() throws Exception {
