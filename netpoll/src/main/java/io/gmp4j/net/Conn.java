@@ -145,6 +145,11 @@ public final class Conn implements AutoCloseable {
         this.direct = DirectWriter.open(ch);
     }
 
+    /** The goroutine's own write path for this connection, or null when writes go through the loop. */
+    DirectWriter directWriter() {
+        return direct;
+    }
+
     // =====================================================================================
     // Reading
     // =====================================================================================

@@ -10,6 +10,7 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -22,13 +23,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <h2>Why a second descriptor</h2>
  * The loop closes the channel's descriptor on its own schedule (a reset read, a close, the
  * loop's shutdown), and the kernel may hand that number to the next socket at once: a write
- * racing the close could land in another connection. So the writer writes to a {@code dup}
+ * racing the close could land in another connection. So the writer writes to a duplicate (close-on-exec)
  * of the descriptor that it alone owns, and closes it only when the channel has closed and no
  * write is in flight ({@link #state}). Closing the channel's own descriptor takes the socket
  * out of epoll (Netty deletes it first) but sends no FIN while the duplicate is open; the
  * channel's close listener closes the duplicate right after, on the same loop turn.
  *
- * <p>Epoll channels only; NIO channels, or a process whose {@code dup} cannot be linked, get
+ * <p>Epoll channels only; NIO channels, or a process whose {@code fcntl} cannot be linked, get
  * no writer ({@link #open} returns null) and every write goes through the loop; so does a
  * process started without {@code -Dgmp4j.netpoll.directWrite=true} ({@link #enabled}).
  */
@@ -45,6 +46,8 @@ final class DirectWriter {
      * is known). Read when a connection opens.
      */
     static volatile boolean enabled = Boolean.getBoolean("gmp4j.netpoll.directWrite");
+    /** Linux's {@code F_DUPFD_CLOEXEC} (fcntl.h): duplicate to the lowest free descriptor, close-on-exec set. */
+    private static final int F_DUPFD_CLOEXEC = 1030;
     private static final MethodHandle DUP = linkDup();
 
     private static final int INFLIGHT = 1;
@@ -109,6 +112,11 @@ final class DirectWriter {
         }
     }
 
+    /** The duplicate descriptor's number (for tests: its flags in {@code /proc/self/fdinfo}). */
+    int descriptor() {
+        return fd.intValue();
+    }
+
     /** The channel closed: close the duplicate now, or let the write in flight close it. */
     private void close() {
         int old = state.getAndUpdate(s -> s | CLOSED);
@@ -125,12 +133,21 @@ final class DirectWriter {
         }
     }
 
-    /** libc's {@code int dup(int)}, or null where the linker cannot find it. */
+    /**
+     * A duplicate of a descriptor with close-on-exec set, as libc's {@code fcntl(fd,
+     * F_DUPFD_CLOEXEC, 0)}; null where the linker cannot find it. Not plain {@code dup}, which
+     * clears close-on-exec: a process started by a fork and exec (outside the JDK's launcher,
+     * which closes every descriptor itself) would inherit the duplicate and hold the connection
+     * open, so the peer would see no FIN when we close.
+     */
     private static MethodHandle linkDup() {
         try {
             Linker linker = Linker.nativeLinker();
-            return linker.defaultLookup().find("dup")
-                    .map(f -> linker.downcallHandle(f, FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT)))
+            return linker.defaultLookup().find("fcntl")
+                    .map(f -> linker.downcallHandle(f,
+                            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT),
+                            Linker.Option.firstVariadicArg(2)))
+                    .map(h -> MethodHandles.insertArguments(h, 1, F_DUPFD_CLOEXEC, 0))
                     .orElse(null);
         } catch (RuntimeException | LinkageError e) {
             return null;

@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DirectWriteTest extends NetTestBase {
     private static boolean wasEnabled;
 
-    /** The path is on by default; a run with {@code -Dgmp4j.netpoll.directWrite=false} turns it off ({@link DirectWriter#enabled}): these tests turn it on for their connections. */
+    /** The path is off by default ({@link DirectWriter#enabled}): these tests turn it on for their connections. */
     @org.junit.jupiter.api.BeforeAll
     static void enable() {
         wasEnabled = DirectWriter.enabled;
@@ -163,6 +163,28 @@ class DirectWriteTest extends NetTestBase {
         closePairs(TestSupport.stress(200, 50));
         TestSupport.awaitCondition(() -> fds.list().length <= before,
                 () -> (fds.list().length - before) + " descriptors more than before");
+    }
+
+    /**
+     * The duplicate is close-on-exec, so a child process started by fork and exec cannot hold
+     * the connection open (and its FIN back) after we close it.
+     */
+    @Test
+    void theDuplicateDescriptorIsCloseOnExec() throws Exception {
+        Conn[] p = ConnTest.pair();
+        try {
+            for (Conn c : p) {
+                DirectWriter w = c.directWriter();
+                assertNotNull(w, "a direct writer for " + c);
+                String flags = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/fdinfo/" + w.descriptor()))
+                        .stream().filter(l -> l.startsWith("flags:")).findFirst().orElseThrow();
+                long octal = Long.parseLong(flags.substring("flags:".length()).trim(), 8);
+                assertTrue((octal & 02000000) != 0, "O_CLOEXEC set on the duplicate: " + flags);
+            }
+        } finally {
+            p[0].close();
+            p[1].close();
+        }
     }
 
     /** Opens {@code n} pairs, writes on each both ways, and closes them: half from each side. */
