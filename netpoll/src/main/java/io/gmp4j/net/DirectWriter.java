@@ -35,15 +35,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class DirectWriter {
     /**
-     * Off by default again, on with {@code -Dgmp4j.netpoll.directWrite=true}: on by default for a
-     * few hours, a fresh-clone CI run then failed {@code ProxyServerTest}'s upstream-down case
-     * (the client never saw the proxy's close), not yet explained. Earlier it was opt-in: a 16 MiB echo
-     * through it lost bytes under load, which turned out to be Netty's lost epoll registration
-     * ({@link EpollKeepRegistered}, pinned by {@code ConnTest.writesAfterThePeersFinAllArrive}),
-     * which it made likelier. With the workaround, the network and example tests passed with it
-     * on, and so did about 280 runs of the proxy benchmark under load but two, which ended one
-     * connection early; that is not shown to come from this path (the performance log has what
-     * is known). Read when a connection opens.
+     * Off by default, on with {@code -Dgmp4j.netpoll.directWrite=true}. With it on, the proxy
+     * benchmark ended a connection early 3 times in about 400 runs under load, and a packet
+     * capture shows the proxy's side sending the first FIN while the proxy counted no error;
+     * not seen in about 150 runs with it off; cause not found (the performance log's fifth
+     * session). Netty's lost epoll registration, which it once made likelier, is worked around
+     * ({@link EpollKeepRegistered}, pinned by {@code ConnTest.writesAfterThePeersFinAllArrive}).
+     * Read when a connection opens.
      */
     static volatile boolean enabled = Boolean.getBoolean("gmp4j.netpoll.directWrite");
     /** Linux's {@code F_DUPFD_CLOEXEC} (fcntl.h): duplicate to the lowest free descriptor, close-on-exec set. */
