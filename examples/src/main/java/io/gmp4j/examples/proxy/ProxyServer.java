@@ -133,7 +133,8 @@ public final class ProxyServer implements AutoCloseable {
 
     /**
      * True if a dial to {@code upstream} would reach the listener bound at {@code bound}: the same
-     * port, and the same address, or a wildcard on either side with a local address on the other.
+     * port, and the same address, or a listener on the wildcard and an address of this host, or
+     * a dial to the wildcard (which goes to loopback) and a listener on the wildcard or loopback.
      */
     static boolean reachesListener(InetSocketAddress bound, InetSocketAddress upstream) {
         InetAddress u = upstream.getAddress();
@@ -141,8 +142,11 @@ public final class ProxyServer implements AutoCloseable {
         if (bound.getPort() != upstream.getPort() || u == null || l == null) {
             return false;
         }
-        if (l.equals(u) || u.isAnyLocalAddress()) {
-            return true; // a dial to the wildcard address reaches this host
+        if (l.equals(u)) {
+            return true;
+        }
+        if (u.isAnyLocalAddress()) {
+            return l.isAnyLocalAddress() || l.isLoopbackAddress(); // a dial to the wildcard goes to loopback
         }
         if (!l.isAnyLocalAddress()) {
             return false;

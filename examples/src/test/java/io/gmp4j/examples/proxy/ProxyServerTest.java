@@ -279,6 +279,8 @@ class ProxyServerTest {
         assertTrue(ProxyServer.reachesListener(wildcard, new InetSocketAddress("127.0.0.2", 9000)));
         assertFalse(ProxyServer.reachesListener(wildcard, new InetSocketAddress("192.0.2.1", 9000)), "TEST-NET-1 is not ours");
         assertFalse(ProxyServer.reachesListener(loopback, InetSocketAddress.createUnresolved("example.invalid", 9000)));
+        assertFalse(ProxyServer.reachesListener(new InetSocketAddress("192.0.2.1", 9000), new InetSocketAddress("0.0.0.0", 9000)),
+                "a dial to the wildcard goes to loopback, not to another interface's listener");
     }
 
     /** The upstream resets mid-stream: the session ends as an error and the client is closed, not left waiting. */
