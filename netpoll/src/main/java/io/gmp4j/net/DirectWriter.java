@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class DirectWriter {
     /**
      * Off by default, on with {@code -Dgmp4j.netpoll.directWrite=true}. With it on, the proxy
-     * benchmark ended a connection early 3 times in about 400 runs under load, and a packet
+     * benchmark ended a connection early 3 times in about 450 runs under load, and a packet
      * capture shows the proxy's side sending the first FIN while the proxy counted no error;
      * not seen in about 150 runs with it off; cause not found (the performance log's fifth
      * session). Netty's lost epoll registration, which it once made likelier, is worked around
