@@ -77,17 +77,16 @@
  * pooled buffer is released exactly once (the tests run Netty's leak detector at PARANOID and
  * fail on a report).
  *
- * <p>Opt-in ({@code -Dgmp4j.netpoll.directWrite=true}, epoll only): Go's write path; on by
- * default for a few hours on 2026-12-01, off again after a fresh-clone CI run failed
- * {@code ProxyServerTest}'s upstream-down case with it on. While the loop holds none of a connection's bytes, the writing goroutine makes the
- * {@code write} syscall itself, on a duplicate of the socket's descriptor that it alone closes
- * (the loop may close the channel's own descriptor at any time, and the kernel reuses numbers;
- * so each connection holds two descriptors); what the kernel does not take, and every write
- * after it until the loop has sent everything, goes through the loop. It took the hand-off of
- * each write and the loop turn it asked for out of a request/response exchange: echo 1.14x at
- * 16 connections and 1.00-1.07x at 256 (measured in one process switching the path every 500
- * ms). It was opt-in for a day, after a 16 MiB echo through it lost bytes under load; the loss
- * was Netty's lost registration (under "Limits"), which it made likelier, now worked around.
+ * <p>Opt-in ({@code -Dgmp4j.netpoll.directWrite=true}, epoll only): Go's write path. While
+ * the loop holds none of a connection's bytes, the writing goroutine makes the {@code write}
+ * syscall itself, on a duplicate of the socket's descriptor that it alone closes (the loop may
+ * close the channel's own descriptor at any time, and the kernel reuses numbers; so each
+ * connection holds two descriptors); what the kernel does not take, and every write after it
+ * until the loop has sent everything, goes through the loop. It takes the hand-off of each
+ * write and the loop turn it asked for out of a request/response exchange: echo 1.14x at 16
+ * connections and 1.00-1.07x at 256 (measured in one process switching the path every 500
+ * ms). It stays off by default because, with it on, the proxy benchmark ended a connection
+ * early a few times in some 450 runs under load, cause not yet found ({@link DirectWriter}).
  *
  * <h2>Errors</h2>
  * Java's exception types with Go's messages: {@link java.net.ConnectException}

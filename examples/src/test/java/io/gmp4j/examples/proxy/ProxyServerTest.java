@@ -63,6 +63,11 @@ class ProxyServerTest {
         return ProxyConfig.of(new InetSocketAddress(LOOPBACK, 0), List.of(upstreams)).withStatsInterval(Duration.ZERO);
     }
 
+    /** A loopback address where dials are refused until the test ends ({@link TestSupport#refusingPort}). */
+    private InetSocketAddress refusedAddress() throws IOException {
+        return (InetSocketAddress) closeAfter(TestSupport.refusingPort()).getLocalSocketAddress();
+    }
+
     private <T extends AutoCloseable> T closeAfter(T c) {
         toClose.add(c);
         return c;
@@ -208,7 +213,7 @@ class ProxyServerTest {
     void connectionsGoRoundRobinAndARefusingUpstreamFailsOverToTheNext() throws Exception {
         TestUpstream live1 = closeAfter(TestUpstream.echo());
         TestUpstream live2 = closeAfter(TestUpstream.echo());
-        InetSocketAddress dead = (InetSocketAddress) closeAfter(TestSupport.refusingPort()).getLocalSocketAddress();
+        InetSocketAddress dead = refusedAddress();
         InetSocketAddress addr = start(config(live1.address(), dead, live2.address()));
         byte[] hello = "hello".getBytes(StandardCharsets.US_ASCII);
         for (int i = 0; i < 6; i++) {
@@ -252,8 +257,8 @@ class ProxyServerTest {
     /** Every upstream refuses: the client's connection is closed at once (end of stream or reset), it never hangs. */
     @Test
     void withEveryUpstreamDownTheClientGetsACleanClose() throws Exception {
-        InetSocketAddress dead1 = (InetSocketAddress) closeAfter(TestSupport.refusingPort()).getLocalSocketAddress();
-        InetSocketAddress dead2 = (InetSocketAddress) closeAfter(TestSupport.refusingPort()).getLocalSocketAddress();
+        InetSocketAddress dead1 = refusedAddress();
+        InetSocketAddress dead2 = refusedAddress();
         InetSocketAddress addr = start(config(dead1, dead2));
         try (Socket s = connect(addr)) {
             s.getOutputStream().write("anyone there?".getBytes(StandardCharsets.US_ASCII));
