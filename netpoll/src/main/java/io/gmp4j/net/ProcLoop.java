@@ -235,9 +235,13 @@ final class ProcLoop {
         return state.get() == BLOCKED;
     }
 
+    /** For schedtrace's detail: the poll goroutine's state, so a loop stuck in one shows there. */
     String describe() {
-        return "P" + pid + "{channels=" + channels.get() + " turns=" + turns + " blocks=" + blocks + "}";
+        return "P" + pid + "{" + STATES[state.get()] + " channels=" + channels.get() + " turns=" + turns
+                + " blocks=" + blocks + "}";
     }
+
+    private static final String[] STATES = {"idle", "queued", "running", "blocked", "done"};
 
     /** Netty's I/O handler with {@link #wakeup} also wanting a turn of the poll goroutine. */
     private static final class WakingHandler extends DelegatingIoHandler {
