@@ -36,12 +36,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class DirectWriter {
     /**
      * Off by default, on with {@code -Dgmp4j.netpoll.directWrite=true}. With it on, the proxy
-     * benchmark ended a connection early 3 times in about 450 runs under load, and a packet
-     * capture shows the proxy's side sending the first FIN while the proxy counted no error;
-     * not seen in about 150 runs with it off; cause not found (the performance log's fifth
-     * session). Netty's lost epoll registration, which it once made likelier, is worked around
-     * ({@link EpollKeepRegistered}, pinned by {@code ConnTest.writesAfterThePeersFinAllArrive}).
-     * Read when a connection opens.
+     * benchmark failed 5 times in about 390 minutes of load, none in about 120 with it off;
+     * cause not found. Two kinds of failure: the proxy's side sent a FIN nobody asked for (a
+     * packet capture) while counting no error, and two answers were never relayed while the
+     * proxy sat idle for 30 s. {@code benchmarks/debug/early-close/} has the evidence and the
+     * tools. Netty's lost epoll registration, which the path once made likelier, is worked
+     * around ({@link EpollKeepRegistered}, pinned by
+     * {@code ConnTest.writesAfterThePeersFinAllArrive}). Read when a connection opens.
      */
     static volatile boolean enabled = Boolean.getBoolean("gmp4j.netpoll.directWrite");
     /** Linux's {@code F_DUPFD_CLOEXEC} (fcntl.h): duplicate to the lowest free descriptor, close-on-exec set. */
