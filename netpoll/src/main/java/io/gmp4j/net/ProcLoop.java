@@ -37,6 +37,8 @@ final class ProcLoop {
     static final int RUNNING = 2;
     static final int BLOCKED = 3;
     static final int DONE = 4;
+    /** The states' names for schedtrace, indexed by the constants above. */
+    private static final String[] STATES = {"idle", "queued", "running", "blocked", "done"};
 
     final ProcPoller poller;
     final int pid;
@@ -240,8 +242,6 @@ final class ProcLoop {
         return "P" + pid + "{" + STATES[state.get()] + " channels=" + channels.get() + " turns=" + turns
                 + " blocks=" + blocks + "}";
     }
-
-    private static final String[] STATES = {"idle", "queued", "running", "blocked", "done"};
 
     /** Netty's I/O handler with {@link #wakeup} also wanting a turn of the poll goroutine. */
     private static final class WakingHandler extends DelegatingIoHandler {

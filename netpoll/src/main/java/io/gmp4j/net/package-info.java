@@ -85,9 +85,8 @@
  * until the loop has sent everything, goes through the loop. It takes the hand-off of each
  * write and the loop turn it asked for out of a request/response exchange: echo 1.14x at 16
  * connections and 1.00-1.07x at 256 (measured in one process switching the path every 500
- * ms). It stays off by default because, with it on, the proxy benchmark failed 5 times in
- * about 390 minutes of load (none in about 120 with it off), cause not yet found
- * ({@link DirectWriter}).
+ * ms). It stays off by default: with it on, the proxy benchmark fails now and then under
+ * load, cause not yet found ({@link DirectWriter} has the counts).
  *
  * <h2>Errors</h2>
  * Java's exception types with Go's messages: {@link java.net.ConnectException}
