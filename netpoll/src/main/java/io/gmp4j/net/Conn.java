@@ -952,6 +952,12 @@ public final class Conn implements AutoCloseable {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (!(cause instanceof IOException)) {
+                // Not the socket's failure but a bug (ours or a handler's): the connection still
+                // fails, but loudly. A scheduler bug once closed connections here with no trace.
+                System.err.println("gmp4j: unexpected failure on " + Conn.this + ", closing it:");
+                cause.printStackTrace();
+            }
             String m = cause.getMessage();
             fail(translate((m != null && m.toLowerCase(java.util.Locale.ROOT).contains("pipe") ? "write " : "read ")
                     + Conn.this, cause));

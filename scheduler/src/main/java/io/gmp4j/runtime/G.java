@@ -51,6 +51,12 @@ public final class G implements Thread.UncaughtExceptionHandler {
      * time. Only this goroutine reads or writes it.
      */
     private Object chanCache;
+    /**
+     * A poll goroutine's batch while it polls ({@link Scheduler#beginBatch} to
+     * {@link Scheduler#endBatch}): the goroutines it readies go here. Only this goroutine reads or
+     * writes it, so it follows the goroutine from M to M with no race.
+     */
+    TaskBatch pollBatch;
     /** The goroutine's function, from go() until it starts running; then null (see Scheduler.goexit). */
     Runnable fn;
 

@@ -79,12 +79,6 @@ final class M extends Thread {
     GoroutineRegistry.Segment allgs;
     /** Netpoll results, reused. */
     final TaskBatch pollBatch = new TaskBatch();
-    /**
-     * A poll goroutine polling on this M ({@link Scheduler#beginBatch}): its executes go to
-     * {@link #batch}. Written by that goroutine while it runs here; read by this M's executes.
-     */
-    Thread batchThread;
-    TaskBatch batch;
 
     /** Go's m.park note: set by notewakeup, consumed by notesleep. */
     private volatile boolean notified;

@@ -425,9 +425,11 @@ public final class Scheduler implements Executor, AutoCloseable {
         }
         M m = Carrier.currentM();
         if (m != null && m.sched == this) {
-            if (m.batchThread != null && m.batchThread == Thread.currentThread()) {
-                // A poll goroutine inside a poll: its readied goroutines enter as one batch.
-                m.batch.add(task);
+            // A poll goroutine inside a poll: its readied goroutines enter as one batch. The
+            // batch is looked up on the calling goroutine, not on the M: see beginBatch.
+            G self = Carrier.gOf(Thread.currentThread());
+            if (self != null && self.pollBatch != null) {
+                self.pollBatch.add(task);
                 return;
             }
             if (task == m.curTask) {
@@ -490,28 +492,35 @@ public final class Scheduler implements Executor, AutoCloseable {
     /**
      * Called by a poll goroutine ({@link ProcNetpoll}) before it polls its loop: until
      * {@link #endBatch}, the goroutines it readies are appended to {@code batch} instead of
-     * each taking the runnext slot. Returns the M to hand to {@code endBatch}, or null outside
-     * an M of this runtime (then nothing is batched).
+     * each taking the runnext slot. Returns the token to hand to {@code endBatch}, or null
+     * outside a goroutine on an M of this runtime (then nothing is batched).
+     *
+     * <p>The batch belongs to the goroutine ({@link G#pollBatch}), not to the M, and only the
+     * goroutine itself reads or writes it. A poll goroutine may park inside Netty (a contended
+     * lock), or yield on its way out of a blocking turn, and end its turn on another M, while a
+     * second poll goroutine begins a turn on the first M. When the batch was kept on the M, the
+     * first goroutine's end cleared the M's fields from the other M, racing the second one's
+     * begin: the M could be left "batching" with no batch, and the second goroutine's next ready
+     * then failed inside the JDK's unpark, after the readied goroutine was marked unparked and
+     * before it was queued, so it never ran (2026-12-02: the proxy's stranded readers and the
+     * connections it closed without an error, {@code PollBatchOwnershipTest}).
      */
     public Object beginBatch(TaskBatch batch) {
-        M m = Carrier.currentM();
-        if (m == null || m.sched != this) {
+        G g = G.current();
+        if (g == null || g.sched != this) {
             return null;
         }
-        m.batch = batch; // before batchThread: the M's own execute reads batchThread first
-        m.batchThread = Thread.currentThread();
-        return m;
+        g.pollBatch = batch;
+        return g;
     }
 
     /**
-     * Ends {@link #beginBatch} and makes the batch runnable ({@link #injectglist}). The poll
-     * goroutine may have moved to another M meanwhile (it parked inside Netty): the first M's
-     * fields are cleared all the same; that M compares them with its current thread only.
+     * Ends {@link #beginBatch} and makes the batch runnable ({@link #injectglist}), from
+     * whichever M the goroutine runs on now.
      */
     public void endBatch(Object token, TaskBatch batch) {
-        if (token instanceof M m) {
-            m.batchThread = null;
-            m.batch = null;
+        if (token instanceof G g) {
+            g.pollBatch = null;
         }
         // Go's findRunnable after netpoll: the polling M runs the first readied goroutine itself
         // and injects the rest. Here the poller is a goroutine about to park, so the first goes

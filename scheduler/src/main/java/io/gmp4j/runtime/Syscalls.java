@@ -105,8 +105,9 @@ final class Syscalls {
         // goroutine back from a blocking turn first hands over what its turn readied, as Go's
         // findRunnable injects netpoll's list even when it finds no P: they must not wait until
         // this goroutine gets a P again (up to a busy P's 61st tick).
-        if (m.batchThread == Thread.currentThread() && m.batch != null) {
-            s.injectglist(m.batch);
+        G g = G.current();
+        if (g != null && g.pollBatch != null) {
+            s.injectglist(g.pollBatch);
         }
         m.goschedGlobal = true;
         Thread.yield();
