@@ -6,7 +6,8 @@
 #   benchmarks/debug/early-close/hunt.sh [RUNS] [proxy JVM flag...]
 #
 #   RUNS     runs to make (default 10)
-#   flags    extra flags for the proxy's JVM; default -Dgmp4j.netpoll.directWrite=true
+#   flags    extra flags for the proxy's JVM; default -Dgmp4j.netpoll.directWrite=true (the
+#            default since 2026-12-02, named for builds before it)
 #
 # The proxy prints Go's schedtrace with the per-P loops' counters every second (a loop that stops
 # turning shows there), and a failing run's proxy is dumped with jcmd before it is stopped.

@@ -31,20 +31,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Epoll channels only; NIO channels, or a process whose {@code fcntl} cannot be linked, get
  * no writer ({@link #open} returns null) and every write goes through the loop; so does a
- * process started without {@code -Dgmp4j.netpoll.directWrite=true} ({@link #enabled}).
+ * process started with {@code -Dgmp4j.netpoll.directWrite=false} ({@link #enabled}).
  */
 final class DirectWriter {
     /**
-     * Off by default, on with {@code -Dgmp4j.netpoll.directWrite=true}. With it on, the proxy
-     * benchmark failed 5 times in about 390 minutes of load, none in about 120 with it off;
-     * cause not found. Two kinds of failure: the proxy's side sent a FIN nobody asked for (a
-     * packet capture) while counting no error, and two answers were never relayed while the
-     * proxy sat idle for 30 s. {@code benchmarks/debug/early-close/} has the evidence and the
-     * tools. Netty's lost epoll registration, which the path once made likelier, is worked
-     * around ({@link EpollKeepRegistered}, pinned by
+     * On by default, off with {@code -Dgmp4j.netpoll.directWrite=false}. It was opt-in from
+     * 2026-12-01 to 2026-12-02 because the proxy benchmark failed now and then with it on (a
+     * FIN nobody asked for, answers never relayed). The cause was the scheduler's, not this
+     * path's: a poll goroutine's batch kept on the M, which could strand a readied goroutine
+     * ({@code Scheduler.beginBatch}; {@code benchmarks/debug/early-close/} has the hunt). The
+     * path made it likelier, not possible. Netty's lost epoll registration, which the path also
+     * made likelier, is worked around ({@link EpollKeepRegistered}, pinned by
      * {@code ConnTest.writesAfterThePeersFinAllArrive}). Read when a connection opens.
      */
-    static volatile boolean enabled = Boolean.getBoolean("gmp4j.netpoll.directWrite");
+    static volatile boolean enabled = !"false".equals(System.getProperty("gmp4j.netpoll.directWrite"));
     /** Linux's {@code F_DUPFD_CLOEXEC} (fcntl.h): duplicate to the lowest free descriptor, close-on-exec set. */
     private static final int F_DUPFD_CLOEXEC = 1030;
     private static final MethodHandle DUP = linkDup();

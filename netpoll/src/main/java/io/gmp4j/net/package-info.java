@@ -77,16 +77,16 @@
  * pooled buffer is released exactly once (the tests run Netty's leak detector at PARANOID and
  * fail on a report).
  *
- * <p>Opt-in ({@code -Dgmp4j.netpoll.directWrite=true}, epoll only): Go's write path. While
- * the loop holds none of a connection's bytes, the writing goroutine makes the {@code write}
- * syscall itself, on a duplicate of the socket's descriptor that it alone closes (the loop may
+ * <p>By default (epoll only; {@code -Dgmp4j.netpoll.directWrite=false} turns it off), Go's
+ * write path: while the loop holds none of a connection's bytes, the writing goroutine makes
+ * the {@code write} syscall itself, on a duplicate of the socket's descriptor that it alone closes (the loop may
  * close the channel's own descriptor at any time, and the kernel reuses numbers; so each
  * connection holds two descriptors); what the kernel does not take, and every write after it
  * until the loop has sent everything, goes through the loop. It takes the hand-off of each
  * write and the loop turn it asked for out of a request/response exchange: echo 1.14x at 16
  * connections and 1.00-1.07x at 256 (measured in one process switching the path every 500
- * ms). It stays off by default: with it on, the proxy benchmark fails now and then under
- * load, cause not yet found ({@link DirectWriter} has the counts).
+ * ms). It was opt-in for a day while the proxy failed now and then with it on; the cause was a
+ * scheduler race that the path made likelier ({@link DirectWriter#enabled}).
  *
  * <h2>Errors</h2>
  * Java's exception types with Go's messages: {@link java.net.ConnectException}

@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DirectWriteTest extends NetTestBase {
     private static boolean wasEnabled;
 
-    /** The path is off by default ({@link DirectWriter#enabled}): these tests turn it on for their connections. */
+    /** The path is on by default, but a test JVM may run with it off ({@link DirectWriter#enabled}): these tests turn it on. */
     @org.junit.jupiter.api.BeforeAll
     static void enable() {
         wasEnabled = DirectWriter.enabled;
