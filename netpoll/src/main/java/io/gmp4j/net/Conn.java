@@ -122,6 +122,15 @@ public final class Conn implements AutoCloseable {
     private boolean writeDeadlineSet;
     private long writeDeadline;
 
+    /**
+     * The {@link Relay} reading from this connection and the one writing into it, or null: set
+     * by the copying goroutine under {@link #lock} (attach checks this connection's state), cleared
+     * on the loop when the relay ends. Every event that ends a relay changes that state under
+     * the lock first and reads these after ({@link #endRelays}).
+     */
+    private volatile Relay relayFrom;
+    private volatile Relay relayInto;
+
     /** Run once by the first {@link #close} (a limited listener frees a slot); set before the conn is returned. */
     Runnable onClose;
 
@@ -136,6 +145,8 @@ public final class Conn implements AutoCloseable {
     volatile long loopWrites;
     /** Most input bytes seen queued after a read burst; written on the loop only. */
     volatile long maxInboundSeen;
+    /** Bytes a {@link Relay} forwarded from this connection; written on the loop only. */
+    volatile long relayedBytes;
 
     Conn(Poller poller, Channel ch) {
         this.poller = poller;
@@ -401,7 +412,7 @@ public final class Conn implements AutoCloseable {
      * Takes the write lock (Go's {@code fd.writeLock}): one write at a time hands its bytes
      * over, so two goroutines writing messages to one connection never interleave them.
      */
-    private void acquireWrite() throws IOException {
+    void acquireWrite() throws IOException {
         Waiter w = null;
         while (true) {
             lock.lock();
@@ -422,7 +433,7 @@ public final class Conn implements AutoCloseable {
     }
 
     /** Releases the write lock and wakes the first writer waiting for it (it re-checks). */
-    private void releaseWrite() {
+    void releaseWrite() {
         Waiter next = null;
         lock.lock();
         try {
@@ -582,6 +593,7 @@ public final class Conn implements AutoCloseable {
             lock.unlock();
         }
         Waiters.wakeAll(wake);
+        endRelays();
         ch.close();
     }
 
@@ -605,6 +617,7 @@ public final class Conn implements AutoCloseable {
             lock.unlock();
         }
         Waiters.wakeAll(wake);
+        endRelay(relayInto);
         // The empty write completes after every write queued before it: shut the output then
         // (shutting it at once would fail the writes still in Netty's outbound buffer).
         ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener((ChannelFutureListener) f -> {
@@ -640,6 +653,7 @@ public final class Conn implements AutoCloseable {
             lock.unlock();
         }
         Waiters.wakeAll(wake);
+        endRelays();
         poller.conns.remove(this);
         Runnable hook = onClose;
         if (hook != null) {
@@ -672,6 +686,7 @@ public final class Conn implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+        endRelays();
     }
 
     /** Caller holds the lock and has set {@code closed}. */
@@ -706,6 +721,7 @@ public final class Conn implements AutoCloseable {
             lock.unlock();
         }
         Waiters.wakeAll(wake);
+        endRelay(relayFrom); // the copying goroutine's own reads apply the deadline
     }
 
     /** Go's {@code SetWriteDeadline}; see {@link #setReadDeadline}. */
@@ -720,6 +736,7 @@ public final class Conn implements AutoCloseable {
             lock.unlock();
         }
         Waiters.wakeAll(wake);
+        endRelay(relayInto); // the copying goroutine's own writes apply the deadline
     }
 
     static long toNanoTime(Instant t) {
@@ -881,6 +898,119 @@ public final class Conn implements AutoCloseable {
     }
 
     // =====================================================================================
+    // Relays (Relay: Io.copy between two connections of one loop, done by the loop)
+    // =====================================================================================
+
+    /** Registers {@code r} as the relay reading from this connection, unless its state needs the goroutine's own reads. */
+    boolean attachRelayFrom(Relay r) {
+        lock.lock();
+        try {
+            if (closed || eof || inactive || error != null || readDeadlineSet || !readers.isEmpty()
+                    || relayFrom != null) {
+                return false;
+            }
+            relayFrom = r;
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Registers {@code r} as the relay writing into this connection, unless its state needs the goroutine's own writes. */
+    boolean attachRelayInto(Relay r) {
+        lock.lock();
+        try {
+            if (closed || inactive || error != null || writeShut || writeDeadlineSet || relayInto != null) {
+                return false;
+            }
+            relayInto = r;
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void detachRelayFrom(Relay r) {
+        lock.lock();
+        try {
+            if (relayFrom == r) {
+                relayFrom = null;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void detachRelayInto(Relay r) {
+        lock.lock();
+        try {
+            if (relayInto == r) {
+                relayInto = null;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The relay starts (on the loop): it forwards what this connection buffered first. */
+    ArrayList<ByteBuf> takeInboundForRelay() {
+        lock.lock();
+        try {
+            ArrayList<ByteBuf> taken = new ArrayList<>(inbound);
+            inbound.clear();
+            inboundBytes = 0;
+            return taken;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The relay ended (on the loop, which turned autoRead off): the next read asks again. */
+    void stopReadingAfterRelay() {
+        lock.lock();
+        try {
+            reading = false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A relay's write, on the loop: queued behind every earlier write and counted in flight
+     * like a goroutine's hand-off, so a later direct write cannot overtake it. The relay
+     * flushes at the end of each read burst.
+     */
+    void writeOnLoop(ByteBuf buf) {
+        if (direct == null) {
+            ch.write(buf, ch.voidPromise()); // failures reach exceptionCaught through it
+        } else {
+            loopWritesInFlight.incrementAndGet();
+            ch.write(buf, ch.newPromise().addListener(loopWriteDone));
+        }
+        ChannelOutboundBuffer ob = ch.unsafe().outboundBuffer();
+        if (ob != null && ob.totalPendingWriteBytes() > maxPendingSeen) {
+            maxPendingSeen = ob.totalPendingWriteBytes(); // the relay holds the write lock: the only writer
+        }
+    }
+
+    /** True while a relay reads from this connection (for tests). */
+    boolean relayingFrom() {
+        return relayFrom != null;
+    }
+
+    /** This connection closed or failed: every relay through it ends, and its goroutine finds out itself. */
+    private void endRelays() {
+        endRelay(relayFrom);
+        endRelay(relayInto);
+    }
+
+    private static void endRelay(Relay r) {
+        if (r != null) {
+            r.finish();
+        }
+    }
+
+    // =====================================================================================
     // The loop side
     // =====================================================================================
 
@@ -889,6 +1019,10 @@ public final class Conn implements AutoCloseable {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             ByteBuf buf = (ByteBuf) msg; // this handler now owns it
+            Relay relay = relayFrom;
+            if (relay != null && relay.offer(buf)) {
+                return;
+            }
             ArrayList<Waiter> wake;
             boolean stop = false;
             lock.lock();
@@ -932,12 +1066,26 @@ public final class Conn implements AutoCloseable {
                     lock.unlock();
                 }
                 Waiters.wakeAll(wake);
+                endRelay(relayFrom); // the relay forwarded everything before the FIN
             }
             ctx.fireUserEventTriggered(evt);
         }
 
         @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            Relay relay = relayFrom;
+            if (relay != null) {
+                relay.readComplete();
+            }
+            ctx.fireChannelReadComplete();
+        }
+
+        @Override
         public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+            Relay relay = relayInto;
+            if (relay != null && ctx.channel().isWritable()) {
+                relay.dstWritable();
+            }
             if (ctx.channel().isWritable()) {
                 ArrayList<Waiter> wake;
                 lock.lock();
@@ -977,6 +1125,7 @@ public final class Conn implements AutoCloseable {
                 lock.unlock();
             }
             Waiters.wakeAll(wake);
+            endRelays();
             if (closed) {
                 poller.conns.remove(Conn.this);
             }

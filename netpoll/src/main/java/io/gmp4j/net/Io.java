@@ -10,6 +10,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongConsumer;
 
 /**
  * Go's {@code io} and {@code bufio} helpers that network code leans on: {@link #copy},
@@ -23,14 +24,37 @@ public final class Io {
     private Io() {
     }
 
-    /** Go's {@code io.Copy}: copies {@code src} to {@code dst} until EOF; returns the bytes copied. */
+    /**
+     * Go's {@code io.Copy}: copies {@code src} to {@code dst} until {@code src}'s end of stream;
+     * returns the bytes copied. Throws what a read of {@code src} or a write to {@code dst}
+     * would throw. Does not half-close {@code dst}.
+     *
+     * <p>When both connections are served by one event loop (a proxy's upstream dialled with
+     * {@link Net#dial(java.net.SocketAddress, java.time.Duration, Conn)} next to its client), the loop itself
+     * forwards the bytes, as Go's {@code io.Copy} splices two TCP connections in the kernel:
+     * no goroutine wakes per message. Deadlines, closes and failures are honoured as in the plain
+     * loop ({@code -Dgmp4j.netpoll.relay=false} turns this off).
+     */
     public static long copy(Conn dst, Conn src) throws IOException {
+        return copy(dst, src, null);
+    }
+
+    /**
+     * {@link #copy(Conn, Conn)}, calling {@code progress} with each chunk's byte count once it
+     * is handed to {@code dst} (a proxy's byte counters and idle clock). When the event loop
+     * forwards the bytes, {@code progress} runs on the loop: keep it short, non-blocking, and
+     * free of exceptions.
+     */
+    public static long copy(Conn dst, Conn src, LongConsumer progress) throws IOException {
+        long total = Relay.run(dst, src, progress);
         byte[] buf = new byte[COPY_BUFFER];
-        long total = 0;
         int n;
         while ((n = src.read(buf, 0, buf.length)) >= 0) {
             dst.write(buf, 0, n);
             total += n;
+            if (progress != null) {
+                progress.accept(n);
+            }
         }
         return total;
     }

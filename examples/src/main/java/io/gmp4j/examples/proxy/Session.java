@@ -4,6 +4,7 @@ import io.gmp4j.Go;
 import io.gmp4j.chan.Chan;
 import io.gmp4j.examples.proxy.ConnRecord.Outcome;
 import io.gmp4j.net.Conn;
+import io.gmp4j.net.Io;
 import io.gmp4j.time.Time;
 import io.gmp4j.time.Timer;
 import java.io.IOException;
@@ -11,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongConsumer;
 
 /**
  * One proxied connection: dials an upstream, copies bytes both ways until both directions
@@ -39,12 +41,9 @@ import java.util.concurrent.atomic.LongAdder;
  * to one direction (a download's silent upload side would time out while bytes stream the
  * other way), needs a {@code setReadDeadline} per read to slide, and does not cover a write
  * parked on a peer that stopped reading; the watchdog covers all of it with one timer per idle
- * period, and a busy connection pays one volatile write per read.
+ * period, and a busy connection pays one volatile write per chunk copied.
  */
 final class Session {
-    /** Go's io.Copy buffer: one per direction per connection. */
-    static final int BUFFER = 32 * 1024;
-
     /** How a session ended, and why (an error, the timeout); set once. */
     private record Ending(Outcome outcome, String detail) {
     }
@@ -138,22 +137,22 @@ final class Session {
      * {@code to}. A failure ends the whole session. Returns the bytes copied.
      */
     private long copy(Conn from, Conn to, LongAdder total, String direction) {
-        byte[] buf = new byte[BUFFER];
-        long copied = 0;
+        // Go's io.Copy. Both connections share an event loop (the upstream is dialled next to
+        // its client), so the loop forwards the bytes and calls progress per chunk.
+        long[] copied = {0}; // bytes handed to `to`, also when the copy fails part-way
+        LongConsumer progress = n -> {
+            copied[0] += n;
+            lastActivity = System.nanoTime();
+            total.add(n);
+        };
         try {
-            int n;
-            while ((n = from.read(buf, 0, buf.length)) >= 0) {
-                lastActivity = System.nanoTime();
-                to.write(buf, 0, n);
-                copied += n;
-                total.add(n);
-            }
+            Io.copy(to, from, progress);
             to.closeWrite();
         } catch (IOException e) {
             // After an abort this is the close that woke us: the first ending stays.
             abort(Outcome.ERROR, direction + ": " + e.getMessage());
         }
-        return copied;
+        return copied[0];
     }
 
     /** The watchdog, in a goroutine of its own: closes an idle session or re-arms for the time left. */
