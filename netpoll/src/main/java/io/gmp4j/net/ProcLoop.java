@@ -49,6 +49,8 @@ final class ProcLoop {
     private volatile boolean dirty;
     private volatile boolean blockWanted;
     private volatile long blockDeadline;
+    /** A timer was added that a blocked turn would sleep past: it must go back to findRunnable. */
+    private volatile boolean replan;
     /** End of the last turn ({@link System#nanoTime}). */
     private volatile long lastPoll = System.nanoTime();
     /** Our channels registered on this loop and not closed: while there are none, idle Ms do not block here. */
@@ -118,7 +120,7 @@ final class ProcLoop {
                 // goroutine then runs on this M next (Go's netpoll path in findRunnable).
                 Object token = sched.beginBatch(batch);
                 try {
-                    blockInLoop(sched, wait);
+                    blockInLoop(sched, deadline);
                 } finally {
                     sched.endBatch(token, batch);
                 }
@@ -145,11 +147,34 @@ final class ProcLoop {
      * it found nothing to run, so the P goes to the idle list ({@link Scheduler#entersyscallIdle})
      * rather than to a new spinning M, and the M, not the P, waits for I/O. {@code wait} 0 means
      * until I/O, a task or a wakeup.
+     *
+     * <p>While a wake-up of the loop readies no goroutine (the loop did all the work itself: a
+     * {@link Relay}, a write, a task), the M waits in the loop again at once, as a Netty loop
+     * thread does, instead of taking a P back, parking this goroutine and coming back through
+     * {@code findRunnable} only to block here again. It leaves when a goroutine was readied
+     * (it must run), at the deadline (a timer is due), when a new timer needs an earlier one
+     * ({@link #wakeupFor}), and at shutdown. Work that appears elsewhere meanwhile does not need
+     * this M: the P is on the idle list, and whoever readies a goroutine starts an M for it.
      */
-    private void blockInLoop(Scheduler sched, long wait) {
+    private void blockInLoop(Scheduler sched, long deadline) {
         long token = sched.entersyscallIdle();
         try {
-            loop.run(wait);
+            long wait = deadline == 0 ? 0 : deadline - System.nanoTime();
+            while (true) {
+                replan = false;
+                loop.run(wait);
+                if (!batch.isEmpty() || replan || loop.isShuttingDown()) {
+                    return;
+                }
+                if (deadline != 0 && (wait = deadline - System.nanoTime()) <= 0) {
+                    return;
+                }
+                // Another turn in the same syscall: counted here, the last one by turn().
+                dirty = false; // the tasks handed over so far ran in the turn that just ended
+                turns++;
+                blocks++;
+                lastPoll = System.nanoTime();
+            }
         } finally {
             sched.exitsyscall(token);
         }
@@ -224,6 +249,7 @@ final class ProcLoop {
         if (state.get() == BLOCKED) {
             long d = blockDeadline;
             if (d == 0 || d - when > 0) {
+                replan = true; // before the wakeup: the blocked M reads it after the loop returns
                 loop.wakeup();
             }
         }
