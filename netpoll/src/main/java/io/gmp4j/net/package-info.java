@@ -98,7 +98,9 @@
  *
  * <h2>Helpers</h2>
  * {@link io.gmp4j.net.Listener#limit} (Go's {@code netutil.LimitListener}),
- * {@link io.gmp4j.net.Io#copy}, {@link io.gmp4j.net.Io#proxy} (a two-way copy with half-close),
+ * {@link io.gmp4j.net.Io#copy} (done by the event loop when both connections share one, as
+ * Go's {@code io.Copy} splices two TCP connections), {@link io.gmp4j.net.Io#proxy} (a two-way
+ * copy with half-close),
  * {@link io.gmp4j.net.Io.LineReader} (Go's {@code bufio.Scanner} over lines, with a maximum
  * length); for a buffered writer wrap {@link io.gmp4j.net.Conn#outputStream()} in a
  * {@link java.io.BufferedOutputStream}.
