@@ -965,31 +965,49 @@ public final class Conn implements AutoCloseable {
         }
     }
 
-    /** The relay ended (on the loop, which turned autoRead off): the next read asks again. */
+    /**
+     * The relay ended (on the loop, which turned autoRead off): the next read asks again. A
+     * reader that parked meanwhile (another goroutine reading the relay's source) is woken to
+     * ask, since the read it counted on was the relay's.
+     */
     void stopReadingAfterRelay() {
+        ArrayList<Waiter> wake;
         lock.lock();
         try {
             reading = false;
+            wake = readers.isEmpty() ? null : Waiters.take(readers);
         } finally {
             lock.unlock();
+        }
+        if (wake != null) {
+            Waiters.wakeAll(wake);
         }
     }
 
     /**
-     * A relay's write, on the loop: queued behind every earlier write and counted in flight
-     * like a goroutine's hand-off, so a later direct write cannot overtake it. The relay
+     * A relay's write, on the loop, queued behind every earlier write; failures reach
+     * exceptionCaught through the void promise. The relay holds the write lock, so no direct
+     * write can run meanwhile; {@link #fenceRelayWrites} covers the ones after it. The relay
      * flushes at the end of each read burst.
      */
     void writeOnLoop(ByteBuf buf) {
-        if (direct == null) {
-            ch.write(buf, ch.voidPromise()); // failures reach exceptionCaught through it
-        } else {
-            loopWritesInFlight.incrementAndGet();
-            ch.write(buf, ch.newPromise().addListener(loopWriteDone));
-        }
+        ch.write(buf, ch.voidPromise());
         ChannelOutboundBuffer ob = ch.unsafe().outboundBuffer();
         if (ob != null && ob.totalPendingWriteBytes() > maxPendingSeen) {
             maxPendingSeen = ob.totalPendingWriteBytes(); // the relay holds the write lock: the only writer
+        }
+    }
+
+    /**
+     * The relay ends (on the loop): if its writes are not all with the kernel yet, one empty
+     * write behind them is counted in flight like a goroutine's hand-off, so the next direct
+     * write waits for them instead of overtaking. One promise per relay, not one per write.
+     */
+    void fenceRelayWrites() {
+        ChannelOutboundBuffer ob = ch.unsafe().outboundBuffer();
+        if (direct != null && ob != null && ob.totalPendingWriteBytes() > 0) {
+            loopWritesInFlight.incrementAndGet();
+            ch.write(Unpooled.EMPTY_BUFFER, ch.newPromise().addListener(loopWriteDone));
         }
     }
 

@@ -74,16 +74,17 @@ final class Relay {
         try {
             Relay r = new Relay(dst, src, progress);
             if (!src.attachRelayFrom(r)) {
-                return 0;
+                return 0; // registered nowhere: nothing can end it
             }
             if (!dst.attachRelayInto(r)) {
-                src.detachRelayFrom(r);
-                return 0;
-            }
-            try {
-                src.ch.eventLoop().execute(r::startOnLoop);
-            } catch (RejectedExecutionException e) {
-                r.finish(); // the runtime is closing: the plain loop reports it
+                // src's events may already be ending it: end it the one way, and wait for that.
+                r.finish();
+            } else {
+                try {
+                    src.ch.eventLoop().execute(r::startOnLoop);
+                } catch (RejectedExecutionException e) {
+                    r.finish(); // the runtime is closing: the plain loop reports it
+                }
             }
             src.poller.park(r.done, "IO wait (relay)", false, 0);
             return r.total; // published by the end's wake
@@ -173,6 +174,7 @@ final class Relay {
         live = false;
         src.detachRelayFrom(this);
         dst.detachRelayInto(this);
+        dst.fenceRelayWrites();
         dst.ch.flush();
         if (src.ch.isActive()) {
             src.ch.config().setAutoRead(false);

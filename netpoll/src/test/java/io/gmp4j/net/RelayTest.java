@@ -129,6 +129,54 @@ class RelayTest extends NetTestBase {
         return new long[]{copied[0], progress.get()};
     }
 
+    /**
+     * What the goroutine writes to the destination after the copy returns follows the copied
+     * bytes, although the loop may still hold some of them (k reads slowly, through small
+     * socket buffers). The relay's end fences its writes so the next write cannot go straight
+     * to the socket ahead of them; the window that fence closes (the socket frees room before
+     * the loop's next flush) is too narrow for this test to hit reliably without it, so this
+     * checks the order, not the fence.
+     */
+    @Test
+    void aWriteAfterTheCopyFollowsTheCopiedBytes() throws Exception {
+        Conn[] p = chain();
+        Conn c = p[0], s = p[1], u = p[2], k = p[3];
+        int size = TestSupport.stress(8, 2) * 1024 * 1024;
+        byte[] trailer = "END".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        try {
+            u.ch.config().setOption(ChannelOption.SO_SNDBUF, 16 * 1024);
+            k.ch.config().setOption(ChannelOption.SO_RCVBUF, 16 * 1024);
+            Async relay = async(() -> {
+                assertEquals(size, Io.copy(u, s));
+                u.write(trailer);
+                u.closeWrite();
+            });
+            Async writer = async(() -> {
+                c.write(new byte[size]); // zeros, then the trailer's letters
+                c.closeWrite();
+            });
+            go(() -> {
+                byte[] buf = new byte[1024];
+                long got = 0;
+                int n;
+                while ((n = k.read(buf, 0, buf.length)) >= 0) {
+                    for (int i = 0; i < n; i++, got++) {
+                        byte want = got < size ? 0 : trailer[(int) (got - size)];
+                        if (buf[i] != want) {
+                            throw new IOException("byte " + got + " is " + buf[i] + ", not " + want);
+                        }
+                    }
+                }
+                assertEquals(size + trailer.length, got);
+            });
+            writer.check();
+            relay.check();
+            assertTrue(s.relayedBytes > 0, "the loop forwarded nothing");
+        } finally {
+            closeAll(p);
+        }
+    }
+
     /** Starts the copy s to u and waits until the loop has forwarded one message to k. */
     private static Async relayRunning(Conn[] p) throws Exception {
         Conn c = p[0], s = p[1], u = p[2], k = p[3];
