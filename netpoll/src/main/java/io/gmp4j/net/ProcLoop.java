@@ -8,6 +8,7 @@ import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ManualIoEventLoop;
 
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -49,6 +50,9 @@ final class ProcLoop {
     private volatile boolean dirty;
     private volatile boolean blockWanted;
     private volatile long blockDeadline;
+    /** The task {@link #wakeupFor} queues to break a blocked turn. */
+    private static final Runnable NOTHING = () -> {
+    };
     /** A timer was added that a blocked turn would sleep past: it must go back to findRunnable. */
     private volatile boolean replan;
     /** End of the last turn ({@link System#nanoTime}). */
@@ -115,6 +119,7 @@ final class ProcLoop {
             long wait = deadline == 0 ? 0 : deadline - System.nanoTime();
             if (block && !loop.isShuttingDown() && (deadline == 0 || wait > 0)) {
                 blocks++;
+                replan = false; // before BLOCKED: from then on wakeupFor may set it
                 state.set(BLOCKED);
                 // The batch is injected after the syscall, with a P again: the first readied
                 // goroutine then runs on this M next (Go's netpoll path in findRunnable).
@@ -161,7 +166,6 @@ final class ProcLoop {
         try {
             long wait = deadline == 0 ? 0 : deadline - System.nanoTime();
             while (true) {
-                replan = false;
                 loop.run(wait);
                 if (!batch.isEmpty() || replan || loop.isShuttingDown()) {
                     return;
@@ -249,8 +253,15 @@ final class ProcLoop {
         if (state.get() == BLOCKED) {
             long d = blockDeadline;
             if (d == 0 || d - when > 0) {
-                replan = true; // before the wakeup: the blocked M reads it after the loop returns
-                loop.wakeup();
+                replan = true; // before the task: the blocked M reads it after the loop returns
+                // A task, not loop.wakeup(): Netty writes its eventfd only while the loop is
+                // inside epoll_wait, so a bare wakeup just before the wait would be lost; a
+                // queued task keeps the wait from starting (its canBlock check sees it).
+                try {
+                    loop.execute(NOTHING);
+                } catch (RejectedExecutionException e) {
+                    // shutting down: the loop is leaving its wait anyway
+                }
             }
         }
     }

@@ -127,4 +127,42 @@ class ProcPollerTest extends NetTestBase {
             TestSupport.runInGoroutine(idle, () -> Net.dial(l.get().address()).close());
         }
     }
+
+    /**
+     * With an M waiting in each loop and no I/O to come, a timer added from outside still
+     * fires, again and again. A blocked turn that readies nothing now waits again in place, so
+     * this checks that the Ms staying in the loops leave timers to someone: adding one breaks
+     * the blocked turns (Go's netpollBreak), and the timer's own wake-up of an idle M covers
+     * it too (the test passes with either alone).
+     */
+    @Test
+    void aTimerAddedWhileTheMsWaitInTheLoopsFires() throws Exception {
+        try (GoRuntime idle = GoRuntime.builder().name("timer-perp").maxProcs(2).build()) {
+            AtomicReference<Poller> poller = new AtomicReference<>();
+            AtomicReference<Conn[]> conns = new AtomicReference<>();
+            TestSupport.runInGoroutine(idle, () -> {
+                try (Listener l = Net.listen("127.0.0.1:0")) {
+                    // Two connections, both ends kept open: accepted ones alternate between the
+                    // loops, so each loop has channels and gets an M waiting in it.
+                    Conn a = Net.dial(l.address());
+                    Conn b = Net.dial(l.address());
+                    conns.set(new Conn[]{a, b, l.accept(), l.accept()});
+                }
+                poller.set(Poller.current());
+            });
+            ProcPoller p = (ProcPoller) poller.get();
+            try {
+                for (int i = 0; i < TestSupport.stress(200, 50); i++) {
+                    TestSupport.awaitCondition(() -> p.blockedLoops() == 2, () -> "not every loop has an M waiting in it: " + p);
+                    java.util.concurrent.CountDownLatch fired = new java.util.concurrent.CountDownLatch(1);
+                    idle.scheduler().newTimer(fired::countDown).reset(System.nanoTime() + 1_000_000L * (i % 3));
+                    TestSupport.await(fired, () -> "the timer never fired: " + idle.stats());
+                }
+            } finally {
+                for (Conn c : conns.get()) {
+                    c.close();
+                }
+            }
+        }
+    }
 }
