@@ -45,7 +45,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <h2>Writing</h2>
  * A write copies the caller's bytes into pooled buffers of at most {@link #CHUNK} bytes. While
  * nothing written earlier is still queued on the loop, the goroutine writes each buffer to the
- * socket itself through its opt-in {@link DirectWriter} (epoll only), as Go's write does, and the
+ * socket itself through its {@link DirectWriter} (epoll only), as Go's write does, and the
  * loop is not involved at all; whatever the kernel did not take is handed to the loop, after
  * which later buffers follow it there until the loop has sent everything, so bytes keep their
  * order.
@@ -57,6 +57,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * returns once its bytes are with the kernel or queued, like a Go write returns once the
  * kernel took them; a failure the goroutine meets itself is thrown at once, one the loop
  * meets surfaces on a later call.
+ *
+ * <h2>Relaying</h2>
+ * {@link Io#copy} from this connection to another of the same loop is done by the loop
+ * ({@link Relay}): while a relay reads from it, {@code channelRead} hands each buffer to the
+ * relay instead of {@code inbound}; while one writes into it, it holds the write lock. Every
+ * event that changes what a read or write would answer ends the relays through it.
  *
  * <h2>Invariants (all under {@link #lock})</h2>
  * <ul>
