@@ -540,6 +540,11 @@ public final class Conn implements AutoCloseable {
             loopWritesInFlight.incrementAndGet();
             ch.writeAndFlush(buf, ch.newPromise().addListener(loopWriteDone));
         }
+        notePending();
+    }
+
+    /** Records the outbound bytes pending now in {@link #maxPendingSeen}; the write lock's holder only. */
+    private void notePending() {
         ChannelOutboundBuffer ob = ch.unsafe().outboundBuffer();
         if (ob != null) {
             long pending = ob.totalPendingWriteBytes();
@@ -936,20 +941,13 @@ public final class Conn implements AutoCloseable {
         }
     }
 
-    void detachRelayFrom(Relay r) {
+    /** Unregisters {@code r}, whichever end of it this connection is (a relay's ends differ). */
+    void detachRelay(Relay r) {
         lock.lock();
         try {
             if (relayFrom == r) {
                 relayFrom = null;
             }
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    void detachRelayInto(Relay r) {
-        lock.lock();
-        try {
             if (relayInto == r) {
                 relayInto = null;
             }
@@ -998,10 +996,7 @@ public final class Conn implements AutoCloseable {
      */
     void writeOnLoop(ByteBuf buf) {
         ch.write(buf, ch.voidPromise());
-        ChannelOutboundBuffer ob = ch.unsafe().outboundBuffer();
-        if (ob != null && ob.totalPendingWriteBytes() > maxPendingSeen) {
-            maxPendingSeen = ob.totalPendingWriteBytes(); // the relay holds the write lock: the only writer
-        }
+        notePending(); // the relay holds the write lock: the only writer
     }
 
     /**

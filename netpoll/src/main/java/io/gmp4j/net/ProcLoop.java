@@ -40,6 +40,9 @@ final class ProcLoop {
     static final int DONE = 4;
     /** The states' names for schedtrace, indexed by the constants above. */
     private static final String[] STATES = {"idle", "queued", "running", "blocked", "done"};
+    /** The task {@link #wakeupFor} queues to break a blocked turn. */
+    private static final Runnable NOTHING = () -> {
+    };
 
     final ProcPoller poller;
     final int pid;
@@ -50,9 +53,6 @@ final class ProcLoop {
     private volatile boolean dirty;
     private volatile boolean blockWanted;
     private volatile long blockDeadline;
-    /** The task {@link #wakeupFor} queues to break a blocked turn. */
-    private static final Runnable NOTHING = () -> {
-    };
     /** A timer was added that a blocked turn would sleep past: it must go back to findRunnable. */
     private volatile boolean replan;
     /** End of the last turn ({@link System#nanoTime}). */

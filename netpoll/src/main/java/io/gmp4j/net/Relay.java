@@ -163,8 +163,8 @@ final class Relay {
             src.ch.eventLoop().execute(this::endOnLoop);
         } catch (RejectedExecutionException e) {
             // The loop is shutting down and closing its channels: nothing more to forward.
-            src.detachRelayFrom(this);
-            dst.detachRelayInto(this);
+            src.detachRelay(this);
+            dst.detachRelay(this);
             done.wake();
         }
     }
@@ -172,8 +172,8 @@ final class Relay {
     /** On the loop, after the start: stop forwarding, leave {@code src} reading on request again, wake the goroutine. */
     private void endOnLoop() {
         live = false;
-        src.detachRelayFrom(this);
-        dst.detachRelayInto(this);
+        src.detachRelay(this);
+        dst.detachRelay(this);
         dst.fenceRelayWrites();
         dst.ch.flush();
         if (src.ch.isActive()) {
