@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
  * Runs the benchmarks, each implementation and each GOMAXPROCS in a fresh JVM (or Go process),
@@ -48,7 +49,9 @@ import java.util.function.Consumer;
  * Savina actor benchmarks {@code savina-*} (see {@link SavinaBodies}; gmp4j, pekko and jdk
  * only; pekko runs only these), and the network benchmarks {@code echo-c1}, {@code echo-c16},
  * {@code echo-c256}, {@code bulk}, {@code chat-fanout}, {@code proxy-rps-c16}, {@code proxy-rps-c256}
- * and {@code proxy-bulk} (see {@link io.gmp4j.bench.net.NetBench}: gmp4j, netty, jdk, vertx and
+ * and {@code proxy-bulk}, and {@code echo-turns-c16} and {@code echo-turns-c256} (the echo load
+ * with every impl's server running at once, loaded in turns window by window, one load client
+ * for them all) (see {@link io.gmp4j.bench.net.NetBench}: gmp4j, netty, jdk, vertx and
  * go echo servers; gmp4j, netty and go chat servers; gmp4j, netty and go proxies in front of the
  * Netty echo server, and direct, the echo server without a proxy), where each (impl, procs)
  * starts its server processes ({@link ServerChain}: {@link io.gmp4j.bench.net.ServerMain} or the
@@ -72,7 +75,7 @@ public final class BenchMain {
             "savina-pingpong", "savina-counting", "savina-threadring", "savina-fj-throughput",
             "savina-fj-creation", "savina-big", "savina-chameneos",
             "echo-c1", "echo-c16", "echo-c256", "bulk", "chat-fanout",
-            "proxy-rps-c16", "proxy-rps-c256", "proxy-bulk");
+            "proxy-rps-c16", "proxy-rps-c256", "proxy-bulk", "echo-turns-c16", "echo-turns-c256");
     /** The channel benchmarks ({@link ChanBodies}): gmp4j, jdk (not select), jox and go. */
     static final List<String> CHAN_BENCHES = List.of(
             "pingpong", "buffered-1p1c", "buffered-4p4c", "select", "sieve", "threadring");
@@ -209,6 +212,7 @@ public final class BenchMain {
                             savina-pingpong savina-counting savina-threadring savina-fj-throughput
                             savina-fj-creation savina-big savina-chameneos
                             echo-c1 echo-c16 echo-c256 bulk chat-fanout proxy-rps-c16 proxy-rps-c256 proxy-bulk
+                            echo-turns-c16 echo-turns-c256 (every echo server at once, loaded in turns)
                             (default: all)
                   --procs   GOMAXPROCS / scheduler parallelism values (default 1,2); floor runs at 1 only;
                             fib-paired runs 1 and the largest value (at least 2) in one process
@@ -350,6 +354,15 @@ public final class BenchMain {
             for (int procs : procsList) {
                 String reps = opt.repsFor(bench);
                 for (int round = 0; round < opt.rounds; round++) {
+                    if (NetBench.takesTurns(bench)) {
+                        boolean haveGo = goBinary != null;
+                        List<String> impls = opt.impls.stream().filter(i -> NetBench.impls(bench).contains(i)
+                                && (!i.equals("go") || haveGo)).toList();
+                        if (!impls.isEmpty()) {
+                            runNetInTurns(bench, impls, procs, reps, launcher);
+                        }
+                        continue;
+                    }
                     for (String impl : opt.impls) {
                         if (NetBench.isNet(bench)) {
                             if (NetBench.impls(bench).contains(impl) && (!impl.equals("go") || goBinary != null)) {
@@ -478,20 +491,54 @@ public final class BenchMain {
             return;
         }
         try (servers) {
-            List<String> cmd = new ArrayList<>();
-            cmd.add(launcher.java());
-            cmd.addAll(launcher.jvmFlags());
-            cmd.addAll(CLIENT_JVM_FLAGS);
-            cmd.add("-Dgmp4j.bench.timeout=" + opt.timeoutSeconds);
-            cmd.addAll(List.of("-cp", launcher.classpath(), LoadClient.class.getName(), bench, impl,
-                    Integer.toString(procs), reps, Integer.toString(servers.port()),
-                    "--window-ms", Long.toString(opt.window()),
-                    "--loops", Integer.toString(Integer.getInteger("gmp4j.bench.clientLoops", 2))));
+            List<String> cmd = clientCommand(launcher, bench, impl, procs, reps, Integer.toString(servers.port()));
             if (servers.cpuPid() > 0) {
                 cmd.addAll(List.of("--server-pid", Long.toString(servers.cpuPid())));
             }
             runChild(bench, impl, procs, cmd, Map.of());
         }
+    }
+
+    /**
+     * A benchmark whose servers take turns ({@link NetBench#takesTurns}): every impl's server
+     * at once, then one load client that loads them in turns; its result lines carry each
+     * server's impl.
+     */
+    private void runNetInTurns(String bench, List<String> impls, int procs, String reps, ServerLauncher launcher) {
+        String all = String.join(",", impls);
+        List<ServerChain> servers = new ArrayList<>();
+        try {
+            for (String impl : impls) {
+                try {
+                    servers.add(ServerChain.start(launcher, bench, impl, procs));
+                } catch (IOException e) {
+                    fail(bench, impl, procs, "the server did not start: " + e.getMessage(), List.of(), new ArrayDeque<>());
+                    return;
+                }
+            }
+            List<String> cmd = clientCommand(launcher, bench, all, procs, reps,
+                    servers.stream().map(c -> Integer.toString(c.port())).collect(Collectors.joining(",")));
+            cmd.addAll(List.of("--server-pid", servers.stream().map(c -> Long.toString(c.cpuPid()))
+                    .collect(Collectors.joining(","))));
+            runChild(bench, all, procs, cmd, Map.of());
+        } finally {
+            servers.forEach(ServerChain::close);
+        }
+    }
+
+    /** The load client's command up to its options' end, less {@code --server-pid}. */
+    private List<String> clientCommand(ServerLauncher launcher, String bench, String impl, int procs, String reps,
+                                       String ports) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(launcher.java());
+        cmd.addAll(launcher.jvmFlags());
+        cmd.addAll(CLIENT_JVM_FLAGS);
+        cmd.add("-Dgmp4j.bench.timeout=" + opt.timeoutSeconds);
+        cmd.addAll(List.of("-cp", launcher.classpath(), LoadClient.class.getName(), bench, impl,
+                Integer.toString(procs), reps, ports,
+                "--window-ms", Long.toString(opt.window()),
+                "--loops", Integer.toString(Integer.getInteger("gmp4j.bench.clientLoops", 2))));
+        return cmd;
     }
 
     private void runChild(String bench, String impl, int procs, List<String> cmd, Map<String, String> env) {
@@ -567,7 +614,7 @@ public final class BenchMain {
             return;
         }
         for (Result r : got) {
-            if (!r.impl().equals(impl) || (r.procs() != procs && !(bench.equals("fib-paired") && r.procs() == 1))) {
+            if (!List.of(impl.split(",")).contains(r.impl()) || (r.procs() != procs && !(bench.equals("fib-paired") && r.procs() == 1))) {
                 note("child for " + impl + " procs=" + procs + " reported impl=" + r.impl() + " procs=" + r.procs());
             }
             results.add(r);

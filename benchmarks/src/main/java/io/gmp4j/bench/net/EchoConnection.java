@@ -30,6 +30,10 @@ final class EchoConnection extends ChannelInboundHandlerAdapter {
     private long sentAt;
     private boolean stopping;
     private boolean done;
+    /** Paused ({@link #pause}): no request is sent until {@link #resume}. */
+    private boolean paused;
+    /** Run once no request is in flight while paused; null otherwise. */
+    private Runnable onIdle;
     /** Requests sent and answers verified: equal once {@link #finished} counted this one down. */
     private volatile long sent;
     private volatile long answered;
@@ -59,8 +63,33 @@ final class EchoConnection extends ChannelInboundHandlerAdapter {
     void stop() {
         ctx.channel().eventLoop().execute(() -> {
             stopping = true;
-            if (pos < 0) {
+            if (pos < 0) { // paused or between requests
                 finish();
+            }
+        });
+    }
+
+    /**
+     * Pauses the loop: the request in flight, if any, is answered, nothing more is sent until
+     * {@link #resume}, and {@code onIdle} runs (on the event loop) once nothing is in flight.
+     */
+    void pause(Runnable onIdle) {
+        ctx.channel().eventLoop().execute(() -> {
+            paused = true;
+            if (pos < 0) {
+                onIdle.run();
+            } else {
+                this.onIdle = onIdle;
+            }
+        });
+    }
+
+    /** Resumes a paused loop: it sends its next request. */
+    void resume() {
+        ctx.channel().eventLoop().execute(() -> {
+            paused = false;
+            if (pos < 0 && !stopping && !done) {
+                send();
             }
         });
     }
@@ -111,6 +140,12 @@ final class EchoConnection extends ChannelInboundHandlerAdapter {
                     pos = -1;
                     if (stopping) {
                         finish();
+                    } else if (paused) {
+                        Runnable idle = onIdle;
+                        onIdle = null;
+                        if (idle != null) {
+                            idle.run();
+                        }
                     } else {
                         send();
                     }

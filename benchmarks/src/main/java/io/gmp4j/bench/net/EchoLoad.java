@@ -77,7 +77,7 @@ public record EchoLoad(InetSocketAddress server, int connections, int loops) {
         }
     }
 
-    private static List<Figure> figures(List<WindowPlan.Window<Histogram>> windows, String prefix) {
+    static List<Figure> figures(List<WindowPlan.Window<Histogram>> windows, String prefix) {
         List<Double> rps = new ArrayList<>();
         List<Double> p99 = new ArrayList<>();
         List<Double> cpu = new ArrayList<>();

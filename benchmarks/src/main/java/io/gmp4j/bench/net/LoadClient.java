@@ -3,6 +3,7 @@ package io.gmp4j.bench.net;
 import io.gmp4j.bench.BenchChild;
 
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -15,8 +16,10 @@ import java.util.List;
  * (default 1000) reported, and prints one {@code @result} line per figure, labelled with the
  * server's {@code impl} and {@code procs}. {@code --server-pid} adds the server's CPU time
  * figures; {@code --loops} is the client's event-loop threads (default 2, at most one per
- * connection). Exits 1 when the accounting fails, 3 when its watchdog
- * ({@code -Dgmp4j.bench.timeout}, seconds) fires.
+ * connection). For a benchmark whose servers take turns ({@link NetBench#takesTurns}),
+ * {@code impl}, {@code port} and {@code --server-pid} are comma-separated lists, one entry per
+ * server, and the result lines carry each server's impl. Exits 1 when the accounting fails, 3
+ * when its watchdog ({@code -Dgmp4j.bench.timeout}, seconds) fires.
  */
 public final class LoadClient {
     private LoadClient() {
@@ -46,9 +49,9 @@ public final class LoadClient {
         String impl = args[1];
         int procs = Integer.parseInt(args[2]);
         int[] reps = BenchChild.parseReps(args[3]);
-        int port = Integer.parseInt(args[4]);
+        String ports = args[4];
         long windowMs = 1000;
-        long pid = 0;
+        String pids = "0";
         int loops = 2;
         for (int i = 5; i < args.length; i++) {
             if (i + 1 >= args.length) {
@@ -56,18 +59,52 @@ public final class LoadClient {
             }
             switch (args[i]) {
                 case "--window-ms" -> windowMs = Long.parseLong(args[++i]);
-                case "--server-pid" -> pid = Long.parseLong(args[++i]);
+                case "--server-pid" -> pids = args[++i];
                 case "--loops" -> loops = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option '" + args[i] + "'");
             }
         }
         startWatchdog(Long.getLong("gmp4j.bench.timeout", 600));
+        if (NetBench.takesTurns(bench)) {
+            runTurns(bench, impl, procs, reps, ports, pids, windowMs, loops);
+            return;
+        }
+        int port = Integer.parseInt(ports);
+        long pid = Long.parseLong(pids);
         WindowPlan plan = new WindowPlan(reps[0], reps[1], windowMs, pid);
         System.err.println("LoadClient: " + bench + " against " + impl + " procs=" + procs + " on port " + port
                 + ", " + reps[0] + "+" + reps[1] + " windows of " + windowMs + " ms, " + loops + " client loop(s)");
         List<Figure> figures = NetBench.run(bench, new InetSocketAddress("127.0.0.1", port), plan, loops);
         for (Figure f : figures) {
             BenchChild.printResult(f.bench(), impl, procs, f.samples(), f.unit());
+        }
+    }
+
+    /** The servers of a benchmark that takes turns: one entry per server in each list. */
+    private static void runTurns(String bench, String impls, int procs, int[] reps, String ports, String pids,
+                                 long windowMs, int loops) {
+        List<String> implList = List.of(impls.split(","));
+        List<InetSocketAddress> servers = new ArrayList<>();
+        for (String p : ports.split(",")) {
+            servers.add(new InetSocketAddress("127.0.0.1", Integer.parseInt(p)));
+        }
+        List<Long> pidList = new ArrayList<>();
+        for (String p : pids.split(",")) {
+            pidList.add(Long.parseLong(p));
+        }
+        if (servers.size() != implList.size() || pidList.size() != implList.size()) {
+            throw new IllegalArgumentException(bench + " needs one port and one --server-pid per impl: " + impls
+                    + " / " + ports + " / " + pids);
+        }
+        System.err.println("LoadClient: " + bench + " against " + impls + " procs=" + procs + " on ports " + ports
+                + ", in turns, " + reps[0] + "+" + reps[1] + " windows of " + windowMs + " ms each, " + loops
+                + " client loop(s)");
+        List<List<Figure>> figures = NetBench.runTurns(bench, servers, pidList,
+                new WindowPlan(reps[0], reps[1], windowMs, 0), loops);
+        for (int s = 0; s < implList.size(); s++) {
+            for (Figure f : figures.get(s)) {
+                BenchChild.printResult(f.bench(), implList.get(s), procs, f.samples(), f.unit());
+            }
         }
     }
 

@@ -21,6 +21,10 @@ import java.util.List;
  *       µs per request);</li>
  *   <li>{@code proxy-bulk}: {@link BulkLoad} with 4 connections through the proxy (MB/s, plus
  *       {@code proxy-bulk-cpu}).</li>
+ *   <li>{@code echo-turns-c16}, {@code echo-turns-c256}: the echo load against every
+ *       implementation's server at once, the servers taking turns window by window
+ *       ({@link InterleavedEcho}), so that the machine's drift falls on all of them alike; the
+ *       same figures as {@code echo-c16}/{@code echo-c256} under the {@code echo-turns-} names.</li>
  * </ul>
  * The proxy benchmarks' server side is a chain: the Netty echo server as the backend for every
  * implementation, so only the proxy differs, and the implementation's proxy in front of it;
@@ -29,7 +33,7 @@ import java.util.List;
 public final class NetBench {
     /** The benchmark names, in the order they run. */
     public static final List<String> NAMES = List.of("echo-c1", "echo-c16", "echo-c256", "bulk", "chat-fanout",
-            "proxy-rps-c16", "proxy-rps-c256", "proxy-bulk");
+            "proxy-rps-c16", "proxy-rps-c256", "proxy-bulk", "echo-turns-c16", "echo-turns-c256");
     /** Clients in the chat room. */
     public static final int CHAT_CLIENTS = 200;
     /** Clients of the room that send. */
@@ -45,6 +49,11 @@ public final class NetBench {
     /** True for a network benchmark's name. */
     public static boolean isNet(String bench) {
         return NAMES.contains(bench);
+    }
+
+    /** True for a benchmark whose servers all run at once and take turns ({@link InterleavedEcho}). */
+    public static boolean takesTurns(String bench) {
+        return bench.startsWith("echo-turns-");
     }
 
     /** The kind of server {@code bench} loads: "echo", "chat" or "proxy" (a proxy in front of an echo server). */
@@ -83,9 +92,25 @@ public final class NetBench {
         return switch (bench) {
             case "bulk", "proxy-bulk" -> new BulkLoad(server, conns, l).run(plan, bench).figures();
             case "chat-fanout" -> new ChatLoad(server, conns, CHAT_SENDERS, CHAT_IN_FLIGHT, l).run(plan).figures();
+            case "echo-turns-c16", "echo-turns-c256" ->
+                    throw new IllegalArgumentException(bench + " loads several servers: use runTurns");
             default -> new EchoLoad(server, conns, l).run(plan, bench).figures().stream()
                     .map(f -> new Figure(figureName(f.bench()), f.unit(), f.samples())).toList();
         };
+    }
+
+    /**
+     * Loads {@code servers} in turns as {@code bench} (a {@link #takesTurns} benchmark) says and
+     * returns each server's figures, in the servers' order.
+     */
+    public static List<List<Figure>> runTurns(String bench, List<InetSocketAddress> servers, List<Long> pids,
+                                              WindowPlan plan, int loops) {
+        if (!takesTurns(bench)) {
+            throw new IllegalArgumentException("'" + bench + "' does not take turns");
+        }
+        int conns = connections(bench);
+        return new InterleavedEcho(servers, pids, conns, Math.min(loops, conns * servers.size()))
+                .run(plan.warmups(), plan.measured(), plan.windowMillis(), bench);
     }
 
     /**
