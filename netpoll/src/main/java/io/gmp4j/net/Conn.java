@@ -381,6 +381,16 @@ public final class Conn implements AutoCloseable {
                 if (!awaitWritable()) {
                     continue;
                 }
+                if (direct != null && len <= DirectWriter.SCRATCH_BYTES && nothingQueuedOnLoop()) {
+                    int n = writeSmall(b, off, len);
+                    if (n == len) {
+                        return;
+                    }
+                    if (n > 0) {
+                        off += n;
+                        len -= n; // the rest goes through a buffer, which ends on the loop
+                    }
+                }
                 int n = Math.min(len, CHUNK);
                 ByteBuf buf = ch.alloc().ioBuffer(n);
                 buf.writeBytes(b, off, n);
@@ -400,6 +410,16 @@ public final class Conn implements AutoCloseable {
             while (src.hasRemaining()) {
                 if (!awaitWritable()) {
                     continue;
+                }
+                int left = src.remaining();
+                if (direct != null && left <= DirectWriter.SCRATCH_BYTES && nothingQueuedOnLoop()) {
+                    int k = writeSmall(src, left);
+                    if (k > 0) {
+                        src.position(src.position() + k);
+                    }
+                    if (k == left) {
+                        return;
+                    }
                 }
                 int n = Math.min(src.remaining(), CHUNK);
                 ByteBuf buf = ch.alloc().ioBuffer(n);
@@ -507,6 +527,37 @@ public final class Conn implements AutoCloseable {
         lastWaiter = w;
         parkOn(w, writers, false, "IO wait (write)", timed, deadline);
         return false;
+    }
+
+    /**
+     * A small write by the goroutine itself, through its writer's scratch memory (no buffer
+     * allocated): the bytes the socket took, 0 if it took none, -1 if the writer could not
+     * write (the channel closed): the caller sends what is left through {@link #handOff}.
+     */
+    private int writeSmall(byte[] b, int off, int len) throws IOException {
+        int n;
+        try {
+            n = direct.writeSmall(b, off, len);
+        } catch (IOException e) {
+            throw writeFailed(e);
+        }
+        if (n == len) {
+            directWrites++;
+        }
+        return n;
+    }
+
+    private int writeSmall(ByteBuffer src, int len) throws IOException {
+        int n;
+        try {
+            n = direct.writeSmall(src, len);
+        } catch (IOException e) {
+            throw writeFailed(e);
+        }
+        if (n == len) {
+            directWrites++;
+        }
+        return n;
     }
 
     /**

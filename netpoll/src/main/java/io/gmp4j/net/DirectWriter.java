@@ -1,6 +1,7 @@
 package io.gmp4j.net;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.unix.FileDescriptor;
 import io.netty.channel.unix.UnixChannel;
@@ -11,6 +12,7 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -49,10 +51,24 @@ final class DirectWriter {
     private static final int F_DUPFD_CLOEXEC = 1030;
     private static final MethodHandle DUP = linkDup();
 
+    /**
+     * Writes of at most this many bytes are copied into the writer's {@link #scratch} memory and
+     * written from there, instead of into a pooled buffer allocated and released per write
+     * (that pair cost about 0.7 µs of a 64-byte echo's 12 µs at 256 connections).
+     */
+    static final int SCRATCH_BYTES = 4096;
+
     private static final int INFLIGHT = 1;
     private static final int CLOSED = 2;
 
     private final FileDescriptor fd;
+    private final ByteBufAllocator alloc;
+    /**
+     * Native memory for small writes ({@link #writeSmall}), allocated at the first one: only a
+     * write in flight uses it (writes are serialised by the Conn's write lock), and it is
+     * released with the descriptor, when no write is in flight and none can start.
+     */
+    private ByteBuf scratch;
     /**
      * INFLIGHT while a write uses {@link #fd}, CLOSED once the channel closed. Invariant: the
      * descriptor is closed exactly once, by whoever clears the last of the two conditions that
@@ -60,8 +76,9 @@ final class DirectWriter {
      */
     private final AtomicInteger state = new AtomicInteger();
 
-    private DirectWriter(int fd) {
+    private DirectWriter(int fd, ByteBufAllocator alloc) {
         this.fd = new FileDescriptor(fd);
+        this.alloc = alloc;
     }
 
     /**
@@ -82,7 +99,7 @@ final class DirectWriter {
         if (dup < 0) {
             return null; // EMFILE and friends: this connection writes through the loop
         }
-        DirectWriter w = new DirectWriter(dup);
+        DirectWriter w = new DirectWriter(dup, ch.alloc());
         ch.closeFuture().addListener(f -> w.close());
         return w;
     }
@@ -111,6 +128,66 @@ final class DirectWriter {
         }
     }
 
+    /**
+     * Writes what the socket takes now of {@code b[off, off+len)}, {@code len} at most
+     * {@link #SCRATCH_BYTES}, through the scratch memory, without blocking.
+     *
+     * @return the bytes written (0 when the socket is full), or -1 if the channel has closed or
+     *         no scratch memory with an address could be had (nothing written; the caller goes
+     *         through the loop)
+     * @throws IOException when the socket failed (reset by peer, broken pipe)
+     */
+    int writeSmall(byte[] b, int off, int len) throws IOException {
+        if (!state.compareAndSet(0, INFLIGHT)) {
+            return -1;
+        }
+        try {
+            ByteBuf s = scratch();
+            if (s == null) {
+                return -1;
+            }
+            s.clear().writeBytes(b, off, len);
+            return fd.writeAddress(s.memoryAddress(), 0, len);
+        } finally {
+            if ((state.getAndUpdate(x -> x & ~INFLIGHT) & CLOSED) != 0) {
+                closeQuietly();
+            }
+        }
+    }
+
+    /** {@link #writeSmall(byte[], int, int)} for a {@link ByteBuffer}'s next {@code len} bytes (its position does not move). */
+    int writeSmall(ByteBuffer src, int len) throws IOException {
+        if (!state.compareAndSet(0, INFLIGHT)) {
+            return -1;
+        }
+        try {
+            ByteBuf s = scratch();
+            if (s == null) {
+                return -1;
+            }
+            s.clear().setBytes(0, src.duplicate().limit(src.position() + len));
+            return fd.writeAddress(s.memoryAddress(), 0, len);
+        } finally {
+            if ((state.getAndUpdate(x -> x & ~INFLIGHT) & CLOSED) != 0) {
+                closeQuietly();
+            }
+        }
+    }
+
+    /** The scratch memory, allocated at the first call; null if the allocator's buffers have no address. A write in flight only. */
+    private ByteBuf scratch() {
+        ByteBuf s = scratch;
+        if (s == null) {
+            s = alloc.directBuffer(SCRATCH_BYTES, SCRATCH_BYTES);
+            if (!s.hasMemoryAddress()) {
+                s.release();
+                return null;
+            }
+            scratch = s;
+        }
+        return s;
+    }
+
     /** The duplicate descriptor's number (for tests: its flags in {@code /proc/self/fdinfo}). */
     int descriptor() {
         return fd.intValue();
@@ -125,6 +202,10 @@ final class DirectWriter {
     }
 
     private void closeQuietly() {
+        if (scratch != null) {
+            scratch.release(); // no write is in flight and none can start: CLOSED is set
+            scratch = null;
+        }
         try {
             fd.close();
         } catch (IOException ignored) {

@@ -100,27 +100,86 @@ class DirectWriteTest extends NetTestBase {
                 c.closeWrite();
             });
             TestSupport.awaitCondition(() -> c.loopWrites > 0, () -> "no write reached the loop");
-            go(() -> {
-                byte[] b = new byte[8192];
-                ByteBuffer in = ByteBuffer.allocate(b.length + Long.BYTES);
-                long expect = 0;
-                int n;
-                while ((n = s.read(b, 0, b.length)) >= 0) {
-                    in.put(b, 0, n).flip();
-                    while (in.remaining() >= Long.BYTES) {
-                        assertEquals(expect++, in.getLong());
-                    }
-                    in.compact();
-                }
-                assertEquals(0, in.position(), "a partial counter at the end");
-                assertEquals(writes * longsPerWrite, expect);
-            });
+            readCounters(s, writes * longsPerWrite);
             writer.check();
             assertTrue(c.directWrites > 0, "no write went straight to the socket");
         } finally {
             c.close();
             s.close();
         }
+    }
+
+    /**
+     * Small writes go through the writer's scratch memory, larger ones through a buffer each:
+     * sizes on both sides of {@link DirectWriter#SCRATCH_BYTES}, from byte arrays, heap and
+     * direct buffers, against a reader that lets the socket fill, keep every byte in order.
+     */
+    @Test
+    void smallAndLargeWritesKeepTheirOrder() throws Exception {
+        Conn[] p = ConnTest.pair();
+        Conn c = p[0], s = p[1];
+        int[] longsPerWrite = {1, 37, DirectWriter.SCRATCH_BYTES / Long.BYTES, DirectWriter.SCRATCH_BYTES / Long.BYTES + 1, 1000};
+        long writes = TestSupport.stress(10_000, 3000);
+        long total = 0;
+        for (long w = 0; w < writes; w++) {
+            total += longsPerWrite[(int) (w % longsPerWrite.length)];
+        }
+        try {
+            Async writer = async(() -> {
+                ByteBuffer heap = ByteBuffer.allocate(1000 * Long.BYTES);
+                ByteBuffer direct = ByteBuffer.allocateDirect(1000 * Long.BYTES);
+                long next = 0;
+                for (long w = 0; w < writes; w++) {
+                    int longs = longsPerWrite[(int) (w % longsPerWrite.length)];
+                    ByteBuffer buf = (w / longsPerWrite.length) % 2 == 0 ? heap : direct;
+                    buf.clear();
+                    for (int i = 0; i < longs; i++) {
+                        buf.putLong(next++);
+                    }
+                    buf.flip();
+                    switch ((int) (w % 3)) {
+                        case 0 -> c.write(buf);
+                        case 1 -> {
+                            byte[] b = new byte[buf.remaining()];
+                            buf.get(b);
+                            c.write(b);
+                        }
+                        default -> {
+                            byte[] b = new byte[buf.remaining() + 3];
+                            buf.get(b, 1, b.length - 3);
+                            c.write(b, 1, b.length - 3);
+                        }
+                    }
+                }
+                c.closeWrite();
+            });
+            TestSupport.awaitCondition(() -> c.loopWrites > 0, () -> "no write reached the loop");
+            readCounters(s, total);
+            writer.check();
+            assertTrue(c.directWrites > 0, "no write went straight to the socket");
+        } finally {
+            c.close();
+            s.close();
+        }
+    }
+
+    /** Reads {@code s} to its end: 8-byte counters from 0, {@code count} of them, none partial. */
+    private void readCounters(Conn s, long count) throws Exception {
+        go(() -> {
+            byte[] b = new byte[8192];
+            ByteBuffer in = ByteBuffer.allocate(b.length + Long.BYTES);
+            long expect = 0;
+            int n;
+            while ((n = s.read(b, 0, b.length)) >= 0) {
+                in.put(b, 0, n).flip();
+                while (in.remaining() >= Long.BYTES) {
+                    assertEquals(expect++, in.getLong());
+                }
+                in.compact();
+            }
+            assertEquals(0, in.position(), "a partial counter at the end");
+            assertEquals(count, expect);
+        });
     }
 
     /** A peer that resets: the writer's next writes fail with the reset, then every call does. */
