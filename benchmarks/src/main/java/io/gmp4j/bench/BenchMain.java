@@ -166,8 +166,12 @@ public final class BenchMain {
             if (NetBench.isNet(bench) && warmup < 0 && !quick) {
                 // Servers under full load on two cores keep C2 busy for 10 s and more: the chat
                 // server's 1-s windows climbed from 3.0M to 4.5M lines/s over windows 4-9 and
-                // settled at 4.9-5.1M after 12; the echo servers settle after 5 (Netty) to 8
-                // (gmp4j) windows. Ten warm-up windows, for every implementation alike.
+                // settled at 4.9-5.1M after 12. Compiles per second of the echo servers'
+                // lives at 16 connections (-XX:+PrintCompilation, 2026-12-02; load from second
+                // 2): Netty 66 in second 5, 0-14 a second from second 6; gmp4j 146, 98, 58 in
+                // seconds 5-7 and 7-20 a second until second 16 (recompiles after uncommon
+                // traps on the read and write paths), 0-2 a second in seconds 17-20. Twenty
+                // warm-up windows, for every implementation alike: figures of settled servers.
                 return NET_WARMUP_WINDOWS + "+" + measured();
             }
             return warmups() + "+" + measured();
@@ -175,7 +179,7 @@ public final class BenchMain {
     }
 
     /** Warm-up windows of a network benchmark unless --warmup or --quick says otherwise. */
-    static final int NET_WARMUP_WINDOWS = 10;
+    static final int NET_WARMUP_WINDOWS = 20;
 
     private final Options opt;
     private final List<Result> results = new ArrayList<>();

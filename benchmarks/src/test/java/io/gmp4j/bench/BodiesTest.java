@@ -96,8 +96,8 @@ class BodiesTest {
         assertNotNull(BenchMain.parse(new String[]{"fib", "--procs", "1,2", "--quick", "--json"}));
         assertTrue(BenchMain.parse(new String[]{"fib", "--pin"}).pin, "--pin pins gmp4j's carriers");
         assertFalse(BenchMain.parse(new String[]{"fib"}).pin, "unpinned by default, as Go");
-        assertEquals("10+5", BenchMain.parse(new String[]{"chat-fanout"}).repsFor("chat-fanout"),
-                "network servers warm up for ten windows");
+        assertEquals("20+5", BenchMain.parse(new String[]{"chat-fanout"}).repsFor("chat-fanout"),
+                "network servers warm up for twenty windows");
         assertEquals("2+5", BenchMain.parse(new String[]{"echo-c16", "--warmup", "2"}).repsFor("echo-c16"));
         assertEquals("1+3", BenchMain.parse(new String[]{"echo-c16", "--quick"}).repsFor("echo-c16"));
         assertEquals("3+5", BenchMain.parse(new String[]{"skynet"}).repsFor("skynet"));
