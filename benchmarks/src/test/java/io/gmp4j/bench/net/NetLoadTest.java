@@ -73,6 +73,41 @@ class NetLoadTest {
         }
     }
 
+    /**
+     * Every echo server at once, loaded in turns: each gets its own figures from its own turns,
+     * and every request to every server is answered with its own bytes (the run throws if not).
+     */
+    @Test
+    void serversTakingTurnsEachGetTheirOwnFigures() throws Exception {
+        List<String> impls = BenchServer.ECHO_IMPLS;
+        List<BenchServer> servers = new java.util.ArrayList<>();
+        try {
+            for (String impl : impls) {
+                servers.add(BenchServer.start("echo", impl, 2));
+            }
+            long pid = ProcessHandle.current().pid();
+            List<List<Figure>> figures = new InterleavedEcho(servers.stream().map(BenchServer::address).toList(),
+                    impls.stream().map(i -> pid).toList(), 16, 2).run(1, 2, 150, "echo-turns-c16");
+            assertEquals(impls.size(), figures.size());
+            for (List<Figure> f : figures) {
+                assertFigures(f, "echo-turns-c16", "echo-turns-c16-p99", "echo-turns-c16-cpu");
+            }
+        } finally {
+            for (BenchServer s : servers) {
+                s.close();
+            }
+        }
+    }
+
+    @Test
+    void aServerThatCorruptsAByteFailsTheRunInTurns() throws Exception {
+        try (BadEcho bad = new BadEcho(new FlipByte(1000)); BenchServer good = BenchServer.start("echo", "netty", 1)) {
+            LoadFailure f = assertThrows(LoadFailure.class, () -> new InterleavedEcho(
+                    List.of(good.address(), bad.address()), List.of(0L, 0L), 4, 1).run(1, 2, 150, "echo-turns-c4"));
+            assertTrue(f.getMessage().contains("byte"), f.getMessage());
+        }
+    }
+
     @Test
     void aServerThatCorruptsAByteFailsTheEchoRun() throws Exception {
         try (BadEcho bad = new BadEcho(new FlipByte(1000))) {
