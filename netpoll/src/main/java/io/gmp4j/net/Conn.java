@@ -46,7 +46,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A write copies the caller's bytes into pooled buffers of at most {@link #CHUNK} bytes. While
  * nothing written earlier is still queued on the loop, the goroutine writes each buffer to the
  * socket itself through its {@link DirectWriter} (epoll only), as Go's write does, and the
- * loop is not involved at all; whatever the kernel did not take is handed to the loop, after
+ * loop is not involved at all; a write of at most {@link DirectWriter#SCRATCH_BYTES} goes
+ * through the writer's own scratch memory instead, with no buffer allocated unless the kernel
+ * leaves a rest. Whatever the kernel did not take is handed to the loop, after
  * which later buffers follow it there until the loop has sent everything, so bytes keep their
  * order.
  * Before each hand-off the write parks while the channel is not writable (the outbound buffer
