@@ -543,10 +543,7 @@ public final class Conn implements AutoCloseable {
         } catch (IOException e) {
             throw writeFailed(e);
         }
-        if (n == len) {
-            directWrites++;
-        }
-        return n;
+        return counted(n, len);
     }
 
     private int writeSmall(ByteBuffer src, int len) throws IOException {
@@ -556,6 +553,11 @@ public final class Conn implements AutoCloseable {
         } catch (IOException e) {
             throw writeFailed(e);
         }
+        return counted(n, len);
+    }
+
+    /** Counts a small write that went whole to the socket; returns {@code n}. */
+    private int counted(int n, int len) {
         if (n == len) {
             directWrites++;
         }

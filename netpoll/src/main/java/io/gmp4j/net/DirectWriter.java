@@ -138,25 +138,16 @@ final class DirectWriter {
      * @throws IOException when the socket failed (reset by peer, broken pipe)
      */
     int writeSmall(byte[] b, int off, int len) throws IOException {
-        if (!state.compareAndSet(0, INFLIGHT)) {
-            return -1;
-        }
-        try {
-            ByteBuf s = scratch();
-            if (s == null) {
-                return -1;
-            }
-            s.clear().writeBytes(b, off, len);
-            return fd.writeAddress(s.memoryAddress(), 0, len);
-        } finally {
-            if ((state.getAndUpdate(x -> x & ~INFLIGHT) & CLOSED) != 0) {
-                closeQuietly();
-            }
-        }
+        return writeScratch(b, null, off, len);
     }
 
     /** {@link #writeSmall(byte[], int, int)} for a {@link ByteBuffer}'s next {@code len} bytes (its position does not move). */
     int writeSmall(ByteBuffer src, int len) throws IOException {
+        return writeScratch(null, src, 0, len);
+    }
+
+    /** Copies {@code b[off, off+len)}, or else {@code src}'s next {@code len} bytes, into the scratch memory and writes them. */
+    private int writeScratch(byte[] b, ByteBuffer src, int off, int len) throws IOException {
         if (!state.compareAndSet(0, INFLIGHT)) {
             return -1;
         }
@@ -165,7 +156,11 @@ final class DirectWriter {
             if (s == null) {
                 return -1;
             }
-            s.clear().setBytes(0, src.duplicate().limit(src.position() + len));
+            if (b != null) {
+                s.setBytes(0, b, off, len);
+            } else {
+                s.setBytes(0, src.duplicate().limit(src.position() + len));
+            }
             return fd.writeAddress(s.memoryAddress(), 0, len);
         } finally {
             if ((state.getAndUpdate(x -> x & ~INFLIGHT) & CLOSED) != 0) {

@@ -81,57 +81,41 @@ class DirectWriteTest extends NetTestBase {
      */
     @Test
     void bytesKeepTheirOrderBetweenTheSocketAndTheLoop() throws Exception {
-        Conn[] p = ConnTest.pair();
-        Conn c = p[0], s = p[1];
-        int longsPerWrite = 1000;
-        long writes = TestSupport.stress(4000, 1000);
-        try {
-            Async writer = async(() -> {
-                ByteBuffer buf = ByteBuffer.allocate(longsPerWrite * Long.BYTES);
-                long next = 0;
-                for (long w = 0; w < writes; w++) {
-                    buf.clear();
-                    for (int i = 0; i < longsPerWrite; i++) {
-                        buf.putLong(next++);
-                    }
-                    buf.flip();
-                    c.write(buf);
-                }
-                c.closeWrite();
-            });
-            TestSupport.awaitCondition(() -> c.loopWrites > 0, () -> "no write reached the loop");
-            readCounters(s, writes * longsPerWrite);
-            writer.check();
-            assertTrue(c.directWrites > 0, "no write went straight to the socket");
-        } finally {
-            c.close();
-            s.close();
-        }
+        countersInOrder(new int[]{1000}, TestSupport.stress(4000, 1000));
     }
 
     /**
      * Small writes go through the writer's scratch memory, larger ones through a buffer each:
-     * sizes on both sides of {@link DirectWriter#SCRATCH_BYTES}, from byte arrays, heap and
-     * direct buffers, against a reader that lets the socket fill, keep every byte in order.
+     * sizes on both sides of {@link DirectWriter#SCRATCH_BYTES} keep every byte in order.
      */
     @Test
     void smallAndLargeWritesKeepTheirOrder() throws Exception {
+        int atLimit = DirectWriter.SCRATCH_BYTES / Long.BYTES;
+        countersInOrder(new int[]{1, 37, atLimit, atLimit + 1, 1000}, TestSupport.stress(10_000, 3000));
+    }
+
+    /**
+     * {@code writes} writes of 8-byte counters from 0, write {@code w} carrying
+     * {@code longsPerWrite[w % length]} of them, from byte arrays (whole and a slice), heap and
+     * direct buffers in turn, far ahead of a reader that starts only once the socket is full and
+     * a write reached the loop; the reader checks every counter in order.
+     */
+    private void countersInOrder(int[] longsPerWrite, long writes) throws Exception {
         Conn[] p = ConnTest.pair();
         Conn c = p[0], s = p[1];
-        int[] longsPerWrite = {1, 37, DirectWriter.SCRATCH_BYTES / Long.BYTES, DirectWriter.SCRATCH_BYTES / Long.BYTES + 1, 1000};
-        long writes = TestSupport.stress(10_000, 3000);
         long total = 0;
         for (long w = 0; w < writes; w++) {
             total += longsPerWrite[(int) (w % longsPerWrite.length)];
         }
+        int most = java.util.Arrays.stream(longsPerWrite).max().orElseThrow() * Long.BYTES;
         try {
             Async writer = async(() -> {
-                ByteBuffer heap = ByteBuffer.allocate(1000 * Long.BYTES);
-                ByteBuffer direct = ByteBuffer.allocateDirect(1000 * Long.BYTES);
+                ByteBuffer heap = ByteBuffer.allocate(most);
+                ByteBuffer direct = ByteBuffer.allocateDirect(most);
                 long next = 0;
                 for (long w = 0; w < writes; w++) {
                     int longs = longsPerWrite[(int) (w % longsPerWrite.length)];
-                    ByteBuffer buf = (w / longsPerWrite.length) % 2 == 0 ? heap : direct;
+                    ByteBuffer buf = (w / 4) % 2 == 0 ? heap : direct;
                     buf.clear();
                     for (int i = 0; i < longs; i++) {
                         buf.putLong(next++);
