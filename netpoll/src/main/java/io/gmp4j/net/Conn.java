@@ -383,6 +383,7 @@ public final class Conn implements AutoCloseable {
                 if (!awaitWritable()) {
                     continue;
                 }
+                boolean socketFull = false;
                 if (direct != null && len <= DirectWriter.SCRATCH_BYTES && nothingQueuedOnLoop()) {
                     int n = writeSmall(b, off, len);
                     if (n == len) {
@@ -390,13 +391,14 @@ public final class Conn implements AutoCloseable {
                     }
                     if (n > 0) {
                         off += n;
-                        len -= n; // the rest goes through a buffer, which ends on the loop
+                        len -= n;
                     }
+                    socketFull = n >= 0; // the rest goes through a buffer to the loop, no second try
                 }
                 int n = Math.min(len, CHUNK);
                 ByteBuf buf = ch.alloc().ioBuffer(n);
                 buf.writeBytes(b, off, n);
-                handOff(buf);
+                handOff(buf, !socketFull);
                 off += n;
                 len -= n;
             }
@@ -414,6 +416,7 @@ public final class Conn implements AutoCloseable {
                     continue;
                 }
                 int left = src.remaining();
+                boolean socketFull = false;
                 if (direct != null && left <= DirectWriter.SCRATCH_BYTES && nothingQueuedOnLoop()) {
                     int k = writeSmall(src, left);
                     if (k > 0) {
@@ -422,6 +425,7 @@ public final class Conn implements AutoCloseable {
                     if (k == left) {
                         return;
                     }
+                    socketFull = k >= 0;
                 }
                 int n = Math.min(src.remaining(), CHUNK);
                 ByteBuf buf = ch.alloc().ioBuffer(n);
@@ -429,7 +433,7 @@ public final class Conn implements AutoCloseable {
                 src.limit(src.position() + n);
                 buf.writeBytes(src);
                 src.limit(limit);
-                handOff(buf);
+                handOff(buf, !socketFull);
             }
         } finally {
             releaseWrite();
@@ -567,10 +571,11 @@ public final class Conn implements AutoCloseable {
     /**
      * Sends {@code buf}, which is the caller's to release until here: by the goroutine itself
      * while the loop holds nothing of this connection's, else (and whatever the kernel did not
-     * take) through the loop.
+     * take) through the loop. {@code tryDirect} false: the socket just took less than offered,
+     * so the buffer goes to the loop without another try.
      */
-    private void handOff(ByteBuf buf) throws IOException {
-        if (direct != null && buf.hasMemoryAddress() && nothingQueuedOnLoop()) {
+    private void handOff(ByteBuf buf, boolean tryDirect) throws IOException {
+        if (tryDirect && direct != null && buf.hasMemoryAddress() && nothingQueuedOnLoop()) {
             boolean wrote;
             try {
                 wrote = direct.write(buf);
