@@ -385,7 +385,7 @@ public final class Conn implements AutoCloseable {
                 }
                 boolean socketFull = false;
                 if (direct != null && len <= DirectWriter.SCRATCH_BYTES && nothingQueuedOnLoop()) {
-                    int n = writeSmall(b, off, len);
+                    int n = writeSmall(b, null, off, len);
                     if (n == len) {
                         return;
                     }
@@ -418,7 +418,7 @@ public final class Conn implements AutoCloseable {
                 int left = src.remaining();
                 boolean socketFull = false;
                 if (direct != null && left <= DirectWriter.SCRATCH_BYTES && nothingQueuedOnLoop()) {
-                    int k = writeSmall(src, left);
+                    int k = writeSmall(null, src, 0, left);
                     if (k > 0) {
                         src.position(src.position() + k);
                     }
@@ -537,31 +537,17 @@ public final class Conn implements AutoCloseable {
 
     /**
      * A small write by the goroutine itself, through its writer's scratch memory (no buffer
-     * allocated): the bytes the socket took, 0 if it took none, -1 if the writer could not
-     * write (the channel closed): the caller sends what is left through {@link #handOff}.
+     * allocated): {@code b[off, off+len)}, or else all of {@code src}'s remaining bytes. Returns
+     * the bytes the socket took, 0 if it took none, -1 if the writer could not write (the
+     * channel closed): the caller sends what is left through {@link #handOff}.
      */
-    private int writeSmall(byte[] b, int off, int len) throws IOException {
+    private int writeSmall(byte[] b, ByteBuffer src, int off, int len) throws IOException {
         int n;
         try {
-            n = direct.writeSmall(b, off, len);
+            n = b != null ? direct.writeSmall(b, off, len) : direct.writeSmall(src);
         } catch (IOException e) {
             throw writeFailed(e);
         }
-        return counted(n, len);
-    }
-
-    private int writeSmall(ByteBuffer src, int len) throws IOException {
-        int n;
-        try {
-            n = direct.writeSmall(src, len);
-        } catch (IOException e) {
-            throw writeFailed(e);
-        }
-        return counted(n, len);
-    }
-
-    /** Counts a small write that went whole to the socket; returns {@code n}. */
-    private int counted(int n, int len) {
         if (n == len) {
             directWrites++;
         }

@@ -141,12 +141,12 @@ final class DirectWriter {
         return writeScratch(b, null, off, len);
     }
 
-    /** {@link #writeSmall(byte[], int, int)} for a {@link ByteBuffer}'s next {@code len} bytes (its position does not move). */
-    int writeSmall(ByteBuffer src, int len) throws IOException {
-        return writeScratch(null, src, 0, len);
+    /** {@link #writeSmall(byte[], int, int)} for all of {@code src}'s remaining bytes (its position does not move). */
+    int writeSmall(ByteBuffer src) throws IOException {
+        return writeScratch(null, src, 0, src.remaining());
     }
 
-    /** Copies {@code b[off, off+len)}, or else {@code src}'s next {@code len} bytes, into the scratch memory and writes them. */
+    /** Copies {@code b[off, off+len)}, or else {@code src}'s remaining bytes, into the scratch memory and writes them. */
     private int writeScratch(byte[] b, ByteBuffer src, int off, int len) throws IOException {
         if (!state.compareAndSet(0, INFLIGHT)) {
             return -1;
@@ -159,7 +159,9 @@ final class DirectWriter {
             if (b != null) {
                 s.setBytes(0, b, off, len);
             } else {
-                s.setBytes(0, src.duplicate().limit(src.position() + len));
+                int pos = src.position();
+                s.setBytes(0, src);
+                src.position(pos); // the caller moves it past what the socket took
             }
             return fd.writeAddress(s.memoryAddress(), 0, len);
         } finally {
