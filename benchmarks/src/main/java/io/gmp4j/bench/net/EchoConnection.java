@@ -3,8 +3,10 @@ package io.gmp4j.bench.net;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SingleWriterRecorder;
 
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -49,6 +51,15 @@ final class EchoConnection extends ChannelInboundHandlerAdapter {
     /** Byte {@code i} of request {@code seq} on connection {@code id}. */
     static byte pattern(int id, long seq, int i) {
         return (byte) (id * 131 + seq * 31 + i * 7);
+    }
+
+    /** The round trips {@code conns} recorded since the last harvest, together. */
+    static Histogram harvest(List<EchoConnection> conns) {
+        Histogram h = new Histogram(3);
+        for (EchoConnection c : conns) {
+            h.add(c.latencies.getIntervalHistogram());
+        }
+        return h;
     }
 
     long sent() {

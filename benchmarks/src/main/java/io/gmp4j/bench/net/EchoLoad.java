@@ -47,13 +47,7 @@ public record EchoLoad(InetSocketAddress server, int connections, int loops) {
         try (ClientConnections cc = new ClientConnections(loops)) {
             cc.connect(server, conns, 64 * 1024);
             errors.await(primed, "every echo connection got its first answer", FINISH_TIMEOUT_S);
-            List<WindowPlan.Window<Histogram>> windows = plan.run(() -> {
-                Histogram h = new Histogram(3);
-                for (EchoConnection c : conns) {
-                    h.add(c.latencies.getIntervalHistogram());
-                }
-                return h;
-            });
+            List<WindowPlan.Window<Histogram>> windows = plan.run(() -> EchoConnection.harvest(conns));
             conns.forEach(EchoConnection::stop);
             if (!finished.await(FINISH_TIMEOUT_S, TimeUnit.SECONDS)) {
                 errors.set((finished.getCount()) + " connection(s) still waiting for an answer "

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The echo load against several servers at once, taking turns: every server has its own
@@ -102,24 +101,15 @@ public record InterleavedEcho(List<InetSocketAddress> servers, List<Long> pids, 
                                                      FirstError errors) {
         conns.forEach(EchoConnection::resume);
         waitFor(SETTLE_MS);
-        harvest(conns);
+        EchoConnection.harvest(conns);
         long start = System.nanoTime();
         long cpuStart = cpu != null ? cpu.nanos() : -1;
         waitFor(windowMillis);
-        Histogram h = harvest(conns);
+        Histogram h = EchoConnection.harvest(conns);
         long nanos = System.nanoTime() - start;
         long cpuNanos = cpu != null ? cpu.nanos() - cpuStart : -1;
         pause(conns, errors);
         return new WindowPlan.Window<>(nanos, cpuNanos, h);
-    }
-
-    /** The round trips recorded since the last harvest, across {@code conns}. */
-    private static Histogram harvest(List<EchoConnection> conns) {
-        Histogram h = new Histogram(3);
-        for (EchoConnection c : conns) {
-            h.add(c.latencies.getIntervalHistogram());
-        }
-        return h;
     }
 
     /** Pauses every connection and returns once none has a request in flight. */
@@ -132,9 +122,6 @@ public record InterleavedEcho(List<InetSocketAddress> servers, List<Long> pids, 
     }
 
     private static void waitFor(long millis) {
-        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        for (long left; (left = end - System.nanoTime()) > 0; ) {
-            LockSupport.parkNanos(left); // a window's length: timing, not synchronisation
-        }
+        WindowPlan.waitUntil(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis));
     }
 }

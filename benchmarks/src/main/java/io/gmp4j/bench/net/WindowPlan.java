@@ -43,10 +43,7 @@ public record WindowPlan(int warmups, int measured, long windowMillis, long serv
         long cpuStart = cpu != null ? cpu.nanos() : -1;
         long windowNanos = windowMillis * 1_000_000L;
         for (int w = 0; w < warmups + measured; w++) {
-            long end = start + windowNanos;
-            for (long left; (left = end - System.nanoTime()) > 0; ) {
-                LockSupport.parkNanos(left); // the window's length: timing, not synchronisation
-            }
+            waitUntil(start + windowNanos);
             S data = harvest.get();
             long now = System.nanoTime();
             long cpuNow = cpu != null ? cpu.nanos() : -1;
@@ -57,5 +54,12 @@ public record WindowPlan(int warmups, int measured, long windowMillis, long serv
             cpuStart = cpuNow;
         }
         return out;
+    }
+
+    /** Parks the caller until {@link System#nanoTime} reaches {@code end}: a window's length, timing and not synchronisation. */
+    static void waitUntil(long end) {
+        for (long left; (left = end - System.nanoTime()) > 0; ) {
+            LockSupport.parkNanos(left);
+        }
     }
 }
