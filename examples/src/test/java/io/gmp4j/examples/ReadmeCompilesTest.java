@@ -36,8 +36,8 @@ import static org.junit.jupiter.api.Assertions.*;
  *       line after its leading {@code import}s begins a type declaration ({@code class},
  *       {@code record}, {@code interface}, {@code enum}, with modifiers or annotations), a closing
  *       brace or a comment. It compiles as written.</li>
- *   <li><b>Class members</b>: some column-0 line declares a method
- *       ({@code [modifiers] Type name(params) [throws ...] {}). The block's leading
+ *   <li><b>Class members</b>: some column-0 line declares a method (modifiers, a return type,
+ *       a name and a parameter list, ending in the body's opening brace). The block's leading
  *       {@code import} lines stay imports; the rest becomes the body of a class.</li>
  *   <li><b>Statements</b>: anything else. The block's leading {@code import} lines stay imports;
  *       the rest becomes the body of {@code void snippet() throws Exception} in a class (local
