@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <h2>Zero values and null</h2>
  * A receive from a closed, drained channel yields the channel's zero value: null for a channel
  * made with {@code new Chan<>()} or {@code new Chan<>(n)}, and {@code zero} for one made with
- * {@link #Chan(int, Object) new Chan<>(n, zero)}, so that Go's {@code <-c != 0} reads
+ * {@link #Chan(int, Object) new Chan&lt;&gt;(n, zero)}, so that Go's {@code <-c != 0} reads
  * {@code c.recv() != 0} on a {@code new Chan<Integer>(0, 0)}. {@link #recvOk} then gives
  * {@code (zero, false)}, a select's receive case fires with {@code zero} and {@code ok() ==
  * false}, and iteration ends. Null is never a value in a channel: {@code send(null)} (and a

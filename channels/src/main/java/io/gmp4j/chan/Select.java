@@ -179,7 +179,8 @@ public final class Select {
     }
 
     /**
-     * Blocks until one case can proceed, performs it and returns its index.
+     * Blocks until one case can proceed, performs it and returns its index. With no case that
+     * can ever fire (none added, or only nil channels) and no timeout it never returns, as Go's.
      *
      * @throws ChannelClosedException if the chosen case sends on a closed channel
      */
