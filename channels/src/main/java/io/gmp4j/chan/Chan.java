@@ -22,7 +22,26 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Works from goroutines and from any other thread; a waiting goroutine parks its goroutine,
  * any other thread parks itself. A goroutine woken by a send or a close runs next on the
- * waker's P (runnext), as in Go. Null cannot be sent: null is what a closed channel yields.
+ * waker's P (runnext), as in Go.
+ *
+ * <h2>Zero values and null</h2>
+ * A receive from a closed, drained channel yields the channel's zero value: null for a channel
+ * made with {@code new Chan<>()} or {@code new Chan<>(n)}, and {@code zero} for one made with
+ * {@link #Chan(int, Object) new Chan&lt;&gt;(n, zero)}, so that Go's {@code <-c != 0} reads
+ * {@code c.recv() != 0} on a {@code new Chan<Integer>(0, 0)}. {@link #recvOk} then gives
+ * {@code (zero, false)}, a select's receive case fires with {@code zero} and {@code ok() ==
+ * false}, and iteration ends. Null is never a value in a channel: {@code send(null)} (and a
+ * select send case of null) throws {@link NullPointerException}, so that null stays
+ * unambiguous on a channel made without a zero value. The zero value itself may be sent; it is
+ * then received with {@code ok == true}.
+ *
+ * <h2>The nil channel</h2>
+ * {@link #nil()} is Go's nil channel ({@code var c chan T}): a send or a receive on it blocks
+ * forever (the goroutine dump shows {@code [chan send (nil chan)]} or {@code [chan receive
+ * (nil chan)]}, and a runtime whose goroutines all wait so reports a deadlock); a
+ * non-blocking send or receive on it never proceeds; a select case on it never fires;
+ * {@link #close} panics with "close of nil channel"; its {@link #len} and {@link #cap} are 0.
+ * Assigning it disables a select case as Go's {@code c = nil} does.
  *
  * <h2>Design (Go's hchan, {@code runtime/chan.go})</h2>
  * A lock, a ring buffer of {@code cap} slots, and FIFO queues of parked senders ({@code sendq})
@@ -44,6 +63,9 @@ public final class Chan<T> implements SendChan<T>, RecvChan<T> {
     private static final VarHandle CLOSED;
     private static final VarHandle QCOUNT;
     private static final AtomicLong IDS = new AtomicLong();
+    /** The one nil channel: generic types are erased, so one instance serves every element type. */
+    private static final Chan<?> NIL = new Chan<>(0);
+    static final String NULL_SEND = "send of null: a channel carries non-null values (null is the zero value of a channel made without one)";
 
     static {
         try {
@@ -64,6 +86,10 @@ public final class Chan<T> implements SendChan<T>, RecvChan<T> {
     final long id = IDS.incrementAndGet();
     private final Object[] buf;
     private final int dataqsiz;
+    /** What a receive from this channel yields once it is closed and drained: Go's zero value. */
+    private final T zero;
+    /** {@code (zero, false)}: the result of {@link #recvOk} once closed and drained. */
+    private final Recv<T> closedRecv;
     // Guarded by lock; read without it (opaque) only by the non-blocking fast paths and len(),
     // as Go reads them with atomic loads there.
     private int qcount;
@@ -86,21 +112,56 @@ public final class Chan<T> implements SendChan<T>, RecvChan<T> {
      * @throws IllegalArgumentException if capacity is negative ("makechan: size out of range")
      */
     public Chan(int capacity) {
+        this(capacity, null);
+    }
+
+    /**
+     * A channel with a buffer of {@code capacity} values (0: unbuffered) whose receives yield
+     * {@code zero} once it is closed and drained, as Go's channels yield their element type's
+     * zero value: {@code make(chan int)} is {@code new Chan<Integer>(0, 0)}. A null
+     * {@code zero} is the default (a closed channel yields null).
+     *
+     * @throws IllegalArgumentException if capacity is negative ("makechan: size out of range")
+     */
+    public Chan(int capacity, T zero) {
         if (capacity < 0) {
             throw new IllegalArgumentException("makechan: size out of range: " + capacity);
         }
         this.dataqsiz = capacity;
         this.buf = capacity == 0 ? null : new Object[capacity];
+        this.zero = zero;
+        this.closedRecv = zero == null ? Recv.closed() : new Recv<>(zero, false);
     }
 
-    /** This channel seen as send-only ({@code chan<- T}). */
+    /**
+     * Go's nil channel, the value of {@code var c chan T}: a send or receive on it blocks
+     * forever, a select case on it never fires, closing it panics. One shared instance, for
+     * every element type; {@link #isNil} tells it apart. {@code c = Chan.nil()} disables the
+     * select cases on {@code c}, as Go's {@code c = nil}.
+     */
+    @SuppressWarnings("unchecked")
+    public static <T> Chan<T> nil() {
+        return (Chan<T>) NIL;
+    }
+
+    /** Go's {@code c == nil}: true for {@link #nil()}. */
+    public boolean isNil() {
+        return this == NIL;
+    }
+
+    /** This channel seen as send-only ({@code chan<- T}); the nil channel stays nil. */
     public SendChan<T> sendOnly() {
         return this;
     }
 
-    /** This channel seen as receive-only ({@code <-chan T}). */
+    /** This channel seen as receive-only ({@code <-chan T}); the nil channel stays nil. */
     public RecvChan<T> recvOnly() {
         return this;
+    }
+
+    /** The zero value, for a select's receive case on this channel once it is closed. */
+    T zeroValue() {
+        return zero;
     }
 
     // =====================================================================================
@@ -151,12 +212,20 @@ public final class Chan<T> implements SendChan<T>, RecvChan<T> {
     /** Go's chansend. */
     private boolean send0(Object elem, boolean block) {
         if (elem == null) {
-            throw new NullPointerException("send of null: null is what a closed channel yields");
+            throw new NullPointerException(NULL_SEND);
         }
         // Go's fast path for a failed non-blocking send: not closed and full, without the lock.
         // A racy snapshot is fine: the answer could have been given an instant earlier.
         if (!block && !(boolean) CLOSED.getOpaque(this) && fullRacy()) {
             return false;
+        }
+        if (this == NIL) {
+            // Go's chansend on a nil channel: never proceeds (the fast path above already said
+            // so for a non-blocking send: nothing waits on NIL, so it is always "full").
+            if (!block) {
+                return false;
+            }
+            Forever.park("chan send (nil chan)");
         }
         lock();
         if (closed) {
@@ -211,14 +280,14 @@ public final class Chan<T> implements SendChan<T>, RecvChan<T> {
     @SuppressWarnings("unchecked")
     public T recv() {
         Object v = recv0(true);
-        return v == CLOSED_EMPTY ? null : (T) v;
+        return v == CLOSED_EMPTY ? zero : (T) v;
     }
 
     @Override
     @SuppressWarnings("unchecked")
     public Recv<T> recvOk() {
         Object v = recv0(true);
-        return v == CLOSED_EMPTY ? Recv.closed() : new Recv<>((T) v, true);
+        return v == CLOSED_EMPTY ? closedRecv : new Recv<>((T) v, true);
     }
 
     @Override
@@ -228,7 +297,7 @@ public final class Chan<T> implements SendChan<T>, RecvChan<T> {
         if (v == WOULD_BLOCK) {
             return null;
         }
-        return v == CLOSED_EMPTY ? Recv.closed() : new Recv<>((T) v, true);
+        return v == CLOSED_EMPTY ? closedRecv : new Recv<>((T) v, true);
     }
 
     /**
@@ -249,6 +318,14 @@ public final class Chan<T> implements SendChan<T>, RecvChan<T> {
             if (emptyRacy()) {
                 return CLOSED_EMPTY;
             }
+        }
+        if (this == NIL) {
+            // Go's chanrecv on a nil channel (a non-blocking one returned above: nothing sends
+            // on NIL, so it always looks empty and never closed).
+            if (!block) {
+                return WOULD_BLOCK;
+            }
+            Forever.park("chan receive (nil chan)");
         }
         lock();
         if (closed && qcount == 0) {
@@ -382,6 +459,9 @@ public final class Chan<T> implements SendChan<T>, RecvChan<T> {
     /** Go's closechan. */
     @Override
     public void close() {
+        if (this == NIL) {
+            throw new NilChannelException("close of nil channel");
+        }
         lock();
         if (closed) {
             unlock();
@@ -414,7 +494,7 @@ public final class Chan<T> implements SendChan<T>, RecvChan<T> {
         }
     }
 
-    /** True once {@link #close} was called (values may still be buffered). */
+    /** True once {@link #close} was called (values may still be buffered); never for the nil channel. */
     public boolean isClosed() {
         return (boolean) CLOSED.getAcquire(this);
     }
@@ -431,7 +511,8 @@ public final class Chan<T> implements SendChan<T>, RecvChan<T> {
 
     /**
      * Go's {@code for v := range ch}: each {@code next()} receives (blocking); iteration ends
-     * once the channel is closed and drained. {@code hasNext()} is where it blocks.
+     * once the channel is closed and drained. {@code hasNext()} is where it blocks (forever, on
+     * the nil channel).
      */
     @Override
     public Iterator<T> iterator() {
@@ -461,6 +542,9 @@ public final class Chan<T> implements SendChan<T>, RecvChan<T> {
 
     @Override
     public String toString() {
+        if (this == NIL) {
+            return "Chan[nil]";
+        }
         return "Chan[" + id + ", len=" + len() + ", cap=" + dataqsiz + (isClosed() ? ", closed]" : "]");
     }
 }

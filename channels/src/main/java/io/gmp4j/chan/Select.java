@@ -38,10 +38,12 @@ import java.util.function.Consumer;
  * }</pre>
  *
  * <p>Semantics are Go's: when several cases are ready, one is chosen uniformly at random; a case
- * on a null channel never fires; a receive from a closed channel fires with
- * {@code ok() == false}; a send to a closed channel throws "send on closed channel"; the same
- * channel may appear in several cases. With no cases, {@code select()} blocks forever (Go's
- * {@code select {}}).
+ * on the nil channel ({@link Chan#nil()}, or a null reference) never fires, so a loop disables
+ * a case with {@code c = Chan.nil()} as Go's with {@code c = nil}; a receive from a closed
+ * channel fires with {@code ok() == false} and the channel's zero value; a send to a closed
+ * channel throws "send on closed channel"; the same channel may appear in several cases. With
+ * no case that can ever fire (no cases, or only nil channels) and no timeout, {@code select()}
+ * blocks forever; {@link #blockForever()} is Go's {@code select {}}.
  *
  * <p>A {@code Select} is reusable and meant to be: {@link #reset()} it and add the cases again in
  * a loop, and it allocates nothing per round once its arrays have grown (except a runtime timer
@@ -104,7 +106,7 @@ public final class Select {
     }
 
     /**
-     * Adds a receive case: Go's {@code case v, ok := <-ch}. A null channel never fires.
+     * Adds a receive case: Go's {@code case v, ok := <-ch}. The nil channel (or null) never fires.
      *
      * @return the case's index
      */
@@ -113,14 +115,15 @@ public final class Select {
     }
 
     /**
-     * Adds a send case: Go's {@code case ch <- value}. A null channel never fires.
+     * Adds a send case: Go's {@code case ch <- value}. The nil channel (or null) never fires.
      *
      * @return the case's index
-     * @throws NullPointerException if value is null
+     * @throws NullPointerException if value is null (also on the nil channel: a channel carries
+     *     non-null values)
      */
     public <T> int send(SendChan<T> ch, T value) {
         if (value == null) {
-            throw new NullPointerException("send of null: null is what a closed channel yields");
+            throw new NullPointerException(Chan.NULL_SEND);
         }
         return add((Chan<?>) ch, true, value);
     }
@@ -153,14 +156,18 @@ public final class Select {
             pollorder = new int[n];
             lockorder = new int[n];
         }
-        chans[i] = c;
+        // The nil channel is held as null: a case without a channel, skipped by every pass.
+        chans[i] = c == null || c.isNil() ? null : c;
         isSend[i] = send;
         elems[i] = elem;
         ncases = i + 1;
         return i;
     }
 
-    /** The value received by the receive case that fired last; null if it saw a closed channel. */
+    /**
+     * The value received by the receive case that fired last; the channel's zero value (null
+     * unless it was made with one) if it saw the channel closed.
+     */
     @SuppressWarnings("unchecked")
     public <T> T value() {
         return (T) value;
@@ -172,7 +179,8 @@ public final class Select {
     }
 
     /**
-     * Blocks until one case can proceed, performs it and returns its index.
+     * Blocks until one case can proceed, performs it and returns its index. With no case that
+     * can ever fire (none added, or only nil channels) and no timeout it never returns, as Go's.
      *
      * @throws ChannelClosedException if the chosen case sends on a closed channel
      */
@@ -200,7 +208,7 @@ public final class Select {
 
     /**
      * A receive case that also gets {@code ok}: {@code case v, ok := <-ch: body(v, ok)}; ok is
-     * false (and v null) when the channel is closed.
+     * false (and v the channel's zero value) when the channel is closed.
      */
     public static <T> SelectCase onRecvOk(RecvChan<T> ch, BiConsumer<? super T, Boolean> body) {
         return new SelectCase(SelectCase.Kind.RECV_OK, (Chan<?>) ch, null, null, body);
@@ -209,7 +217,7 @@ public final class Select {
     /** A send case: {@code case ch <- value: body()}. */
     public static <T> SelectCase onSend(SendChan<T> ch, T value, Runnable body) {
         if (value == null) {
-            throw new NullPointerException("send of null: null is what a closed channel yields");
+            throw new NullPointerException(Chan.NULL_SEND);
         }
         return new SelectCase(SelectCase.Kind.SEND, (Chan<?>) ch, value, null, body);
     }
@@ -217,6 +225,16 @@ public final class Select {
     /** A timeout case: {@code case <-time.After(d): body()}. */
     public static SelectCase onTimeout(Duration d, Runnable body) {
         return new SelectCase(SelectCase.Kind.TIMEOUT, null, null, d, body);
+    }
+
+    /**
+     * Go's {@code select {}}: blocks the calling goroutine forever (the goroutine dump shows
+     * {@code [select (no cases)]}; a runtime whose goroutines all wait so reports a deadlock).
+     * Other goroutines keep running. Never returns. On a thread that is not a goroutine it
+     * parks that thread for good.
+     */
+    public static void blockForever() {
+        Forever.park("select (no cases)");
     }
 
     /** Go's {@code select { cases }}: blocks until a case fires, then runs its body. */
@@ -314,6 +332,11 @@ public final class Select {
             selunlock(nheld);
             return DEFAULT;
         }
+        if (npoll == 0 && timeoutIndex < 0) {
+            // Nothing can ever fire: Go's block() for select {}, its selectgo parked with no
+            // sudog for a select of nil channels only.
+            Forever.park(ncases == 0 ? "select (no cases)" : "select");
+        }
 
         // Pass 2: one sudog per case, every one sharing the waiter; then park once.
         Waiter w = waiter;
@@ -343,11 +366,10 @@ public final class Select {
             }
         }
         selunlock(nheld);
-        String reason = npoll == 0 ? "select (no cases)" : "select";
         if (timeoutIndex >= 0) {
-            w.park(reason, System.nanoTime() + timeoutNanos);
+            w.park("select", System.nanoTime() + timeoutNanos);
         } else {
-            w.park(reason);
+            w.park("select");
         }
 
         // Pass 3: take the other cases' sudogs off their queues, and clear every sudog (they
@@ -382,7 +404,7 @@ public final class Select {
             }
             return i;
         }
-        return received(i, v, success);
+        return received(i, success ? v : chans[i].zeroValue(), success);
     }
 
     /**
@@ -422,7 +444,8 @@ public final class Select {
             return i;
         }
         if (c.isClosedLocked()) {
-            return i; // value null, ok false: what selectgo set at the start
+            value = c.zeroValue();
+            return i; // ok false: what selectgo set at the start
         }
         return NOT_READY;
     }
