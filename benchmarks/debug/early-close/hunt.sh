@@ -40,13 +40,15 @@ for j in "${JAVA_HOME:-}" /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/*25*; d
 done
 [[ -n "$JAVA" ]] || die "no JDK 25 found (set JAVA_HOME)"
 cpfile="$ROOT/benchmarks/target/classpath.txt"
-[[ -f "$cpfile" && -d "$ROOT/benchmarks/target/classes" ]] ||
+benchjar="$(ls "$ROOT"/benchmarks/target/gmp4j-benchmarks-*.jar 2>/dev/null | grep -v -- '-tests\.jar$' | head -n 1 || true)"
+[[ -f "$cpfile" && -n "$benchjar" ]] ||
   die "benchmarks not built: run ./gmp4j bench proxy-rps-c16 --impls gmp4j --rounds 1 once"
 
-# The snapshot: our own jars and the benchmark classes copied, the rest of the classpath as is.
+# The snapshot: our own jars copied (the benchmarks' too: jars, not a classes directory, whose
+# class loads would each need a descriptor), the rest of the classpath as is.
 mkdir -p "$OUT/jars" "$OUT/failures"
-cp -r "$ROOT/benchmarks/target/classes" "$OUT/jars/benchmarks"
-cp_snapshot="$OUT/jars/benchmarks"
+cp "$benchjar" "$OUT/jars/"
+cp_snapshot="$OUT/jars/$(basename "$benchjar")"
 IFS=: read -r -a entries <"$cpfile" || true  # no newline at the end: read says 1
 for e in "${entries[@]}"; do
   if [[ "$e" == */gmp4j-*.jar ]]; then

@@ -70,10 +70,14 @@ final class Carrier {
     /** Fails with a clear message when the JVM was started without the flag. */
     static void check() {
         if (FAILURE != null) {
-            throw new IllegalStateException("gmp4j needs the JVM flag `" + FLAG + "` to plug its scheduler "
+            throw new IllegalStateException("gmp4j needs the JVM flag " + FLAG + " to plug its scheduler "
                     + "into virtual threads (it reaches Thread.currentCarrierThread and the "
-                    + "VirtualThreadBuilder(Executor) constructor). Add it to the java command line, or run "
-                    + "through ./gmp4j, which adds it. Cause: " + FAILURE, FAILURE);
+                    + "VirtualThreadBuilder(Executor) constructor). Add it where your program's JVM "
+                    + "starts: on the java command line (java " + FLAG + " -cp ... Main), in "
+                    + "maven-surefire-plugin's <argLine>, in exec-maven-plugin's arguments, in the "
+                    + "IDE run configuration's VM options, or, for an executable jar, as the "
+                    + "manifest attribute \"Add-Opens: java.base/java.lang\" (then java -jar needs "
+                    + "no flag). Cause: " + FAILURE, FAILURE);
         }
     }
 
