@@ -190,6 +190,8 @@ public final class Scheduler implements Executor, AutoCloseable {
     private volatile boolean pinErrorReported;
     /** Set by Go.main-style runs: deadlocks are only reported while a main goroutine runs. */
     private volatile MainWait mainWait;
+    /** Where goroutine panics go; null: printed. See {@link #setPanicHandler}. */
+    private volatile java.util.function.ObjLongConsumer<Throwable> panicHandler;
 
     private final RunQueue.Overflow overflowToGlobal = this::globrunqputbatch;
     /** Overflow for callers that already hold {@link #lock} (the lock is not reentrant). */
@@ -1764,6 +1766,25 @@ public final class Scheduler implements Executor, AutoCloseable {
     /** The public runtime object that owns this scheduler, or null. */
     public Object owner() {
         return owner;
+    }
+
+    /**
+     * Where this runtime's goroutine panics go (an exception that ended a goroutine): called on
+     * the goroutine's thread, after the goroutine ended, with the exception and the goroutine
+     * id. Null: printed as Go prints a panic ({@link Panics#print}), and the program goes on.
+     */
+    public void setPanicHandler(java.util.function.ObjLongConsumer<Throwable> handler) {
+        this.panicHandler = handler;
+    }
+
+    /** A goroutine of this runtime ended with {@code panic} (see {@link #setPanicHandler}). */
+    void panic(long goid, Throwable panic) {
+        java.util.function.ObjLongConsumer<Throwable> h = panicHandler;
+        if (h != null) {
+            h.accept(panic, goid);
+        } else {
+            Panics.print(goid, panic);
+        }
     }
 
     /** Registers the waiter of a main goroutine (Go.main); null to clear. */
