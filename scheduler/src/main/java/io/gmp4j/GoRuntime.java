@@ -27,6 +27,11 @@ import java.util.concurrent.locks.LockSupport;
  * the runtime of their parent. After {@link #close()}, waking one of its goroutines fails with
  * a {@link java.util.concurrent.RejectedExecutionException} that names the runtime.
  *
+ * <p>An exception that ends a goroutine is Go's unrecovered panic: it ends {@link Go#main}'s
+ * process with status 2, ends a runtime's own {@link #main} by throwing it to main's caller,
+ * goes to the runtime's {@linkplain Builder#panicHandler panic handler} if it has one, and is
+ * printed (the runtime going on) where no main runs.
+ *
  * <p>Needs the JVM flag {@code --add-opens java.base/java.lang=ALL-UNNAMED}; without it the
  * first runtime fails to start with a message naming the flag.
  */

@@ -1738,13 +1738,13 @@ public final class Scheduler implements Executor, AutoCloseable {
      * allgs in checkdead. The live count is read before the walk: a goroutine counted there
      * and not found waiting (running, runnable, in a JDK wait, or started from another thread
      * meanwhile) makes it false. Without the registry nothing can be shown asleep, so only a
-     * runtime with no goroutine is. A runtime whose main goroutine is waited for and has no
-     * goroutine is between {@code main}'s start and its goroutine's: not asleep.
+     * runtime with no goroutine is. A runtime whose main is waited for and has no goroutine is
+     * between {@code main}'s start and its goroutine's (whether or not it checks): not asleep.
      */
     boolean allAsleep() {
         long live = numGoroutine();
         if (live <= 0) {
-            return live == 0 && deadlockWaiter() == null;
+            return live == 0 && mainWait == null;
         }
         return allgs != null && allgs.countWaiting() >= live;
     }
