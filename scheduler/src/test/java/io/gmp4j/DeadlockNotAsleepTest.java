@@ -185,4 +185,26 @@ class DeadlockNotAsleepTest {
             assertTrue(e.dump().contains("goroutine 1 [chan receive]:"), e.dump());
         }
     }
+
+    /**
+     * The last M of the process to go idle belongs to another runtime (its goroutine runs until
+     * main's runtime is idle, then parks for good): that M's check reports main's deadlock.
+     */
+    @Test
+    void deadlockIsReportedByTheLastRunningMOfAnotherRuntime() throws Exception {
+        try (GoRuntime other = GoRuntime.builder().maxProcs(1).name("other-last").build();
+             GoRuntime rt = GoRuntime.builder().maxProcs(2).name("deadlock-last-m-other").build()) {
+            Throwable t = TestSupport.runMain(rt, () -> {
+                G main = G.current();
+                other.go(() -> {
+                    TestSupport.awaitCondition(() -> main.thread().getState() == Thread.State.WAITING
+                            && allIdle(rt.stats()), () -> "main never parked");
+                    G.current().park("select");
+                });
+                main.park("chan receive");
+            });
+            DeadlockError e = assertInstanceOf(DeadlockError.class, t);
+            assertTrue(e.dump().contains("goroutine 1 [chan receive]:"), e.dump());
+        }
+    }
 }
