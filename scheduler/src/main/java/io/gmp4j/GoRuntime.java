@@ -69,6 +69,8 @@ public final class GoRuntime implements AutoCloseable {
      * The process-wide default runtime, started on first use with GOMAXPROCS from
      * {@code -Dgmp4j.maxprocs}, else the {@code GOMAXPROCS} environment variable, else the
      * number of available processors. Its threads are daemons: the JVM may exit while it runs.
+     * It has no panic handler: a goroutine's panic ends the process while {@link Go#main} runs,
+     * and is printed otherwise (see {@link Builder#panicHandler}).
      */
     public static GoRuntime defaultRuntime() {
         GoRuntime rt = defaultRuntime;
