@@ -29,12 +29,21 @@ public final class Go {
 
     /**
      * Go's {@code func main()}: runs {@code main} as the main goroutine of the default runtime
-     * and returns when it returns. See {@link GoRuntime#main}.
+     * and returns when it returns; goroutines still running are left behind. See
+     * {@link GoRuntime#main} for the deadlock report.
+     *
+     * <p>As in Go, an exception that ends any goroutine of the default runtime while main runs,
+     * main's own included (an unrecovered panic), ends the process: the report
+     * ({@code panic: } and the exception, {@code goroutine 7 [running]:} and its stack) goes to
+     * stderr, which is flushed, and the JVM exits with status 2 through {@link Runtime#exit}.
+     * Shutdown hooks run (the JVM's atexit: log flushing, JFR, deleteOnExit); the finally blocks
+     * of other goroutines do not, as Go runs no deferred call of another goroutine. Tests use a
+     * runtime's own {@link GoRuntime#main}, which throws the panic to its caller instead.
      *
      * @throws DeadlockError when all goroutines fall asleep
      */
     public static void main(Runnable main) {
-        GoRuntime.defaultRuntime().main(main);
+        GoRuntime.defaultRuntime().main(main, true);
     }
 
     /** Go's {@code runtime.Gosched()}: yields the processor; the caller queues globally. */

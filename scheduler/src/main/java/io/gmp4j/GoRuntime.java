@@ -1,9 +1,13 @@
 package io.gmp4j;
 
+import io.gmp4j.runtime.G;
 import io.gmp4j.runtime.Netpoller;
+import io.gmp4j.runtime.Panics;
 import io.gmp4j.runtime.SchedStats;
 import io.gmp4j.runtime.Scheduler;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -23,17 +27,37 @@ import java.util.concurrent.locks.LockSupport;
  * the runtime of their parent. After {@link #close()}, waking one of its goroutines fails with
  * a {@link java.util.concurrent.RejectedExecutionException} that names the runtime.
  *
+ * <p>An exception that ends a goroutine is Go's unrecovered panic: it ends {@link Go#main}'s
+ * process with status 2, ends a runtime's own {@link #main} by throwing it to main's caller,
+ * goes to the runtime's {@linkplain Builder#panicHandler panic handler} if it has one, and is
+ * printed (the runtime going on) where no main runs.
+ *
  * <p>Needs the JVM flag {@code --add-opens java.base/java.lang=ALL-UNNAMED}; without it the
  * first runtime fails to start with a message naming the flag.
  */
 public final class GoRuntime implements AutoCloseable {
     private static volatile GoRuntime defaultRuntime;
 
-    private final Scheduler sched;
+    private static final VarHandle MAIN;
 
-    private GoRuntime(Scheduler sched) {
+    static {
+        try {
+            MAIN = MethodHandles.lookup().findVarHandle(GoRuntime.class, "currentMain", MainWaiter.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final Scheduler sched;
+    private final PanicHandler panicHandler;
+    /** The waiter of the main goroutine running now ({@link #main}), or null. */
+    private volatile MainWaiter currentMain;
+
+    private GoRuntime(Scheduler sched, PanicHandler panicHandler) {
         this.sched = sched;
+        this.panicHandler = panicHandler;
         sched.setOwner(this); // one GoRuntime per scheduler: current() hands back this object
+        sched.setPanicHandler(this::onPanic);
     }
 
     /** A builder for an independent runtime. */
@@ -45,6 +69,8 @@ public final class GoRuntime implements AutoCloseable {
      * The process-wide default runtime, started on first use with GOMAXPROCS from
      * {@code -Dgmp4j.maxprocs}, else the {@code GOMAXPROCS} environment variable, else the
      * number of available processors. Its threads are daemons: the JVM may exit while it runs.
+     * It has no panic handler: a goroutine's panic ends the process while {@link Go#main} runs,
+     * and is printed otherwise (see {@link Builder#panicHandler}).
      */
     public static GoRuntime defaultRuntime() {
         GoRuntime rt = defaultRuntime;
@@ -76,69 +102,187 @@ public final class GoRuntime implements AutoCloseable {
 
     /**
      * Runs {@code main} as this runtime's main goroutine and returns when it returns, like a Go
-     * program's {@code func main()}: goroutines still running are left behind. If every
-     * goroutine falls asleep on a gmp4j wait with nothing that could wake them (no timer,
-     * syscall, network wait, or platform thread waiting on a gmp4j primitive), throws
+     * program's {@code func main()}: goroutines still running are left behind.
+     *
+     * <p><b>Deadlock.</b> If every goroutine of the process (of every runtime) falls asleep in a
+     * gmp4j wait with nothing that could wake them (no timer, syscall, network wait, running M,
+     * goroutine in a JDK wait, or platform thread waiting on a gmp4j primitive), throws
      * {@link DeadlockError} with a goroutine dump, as Go reports
      * "all goroutines are asleep - deadlock!".
      *
-     * @throws DeadlockError on a global deadlock (unless the check is off)
-     * @throws RuntimeException or Error thrown by {@code main}, rethrown as is
+     * <p><b>Panic.</b> An exception that ends another goroutine of this runtime while main runs
+     * (Go's unrecovered panic) ends main too, unless the runtime has a
+     * {@linkplain Builder#panicHandler panic handler}: this method throws that exception as is
+     * (a {@link RuntimeException} or {@link Error}; anything else wrapped in an
+     * {@link IllegalStateException}), with a suppressed exception whose message names the
+     * goroutine, {@code goroutine 7 [running]: panicked while main ran}. So a test whose
+     * goroutine fails fails too, and the JVM lives. The first of main's ends wins (its return,
+     * a deadlock, a panic); a panic that comes after it is printed (see
+     * {@link Builder#panicHandler}). The goroutines still running are left behind, as when main
+     * returns. {@link Go#main} instead ends the process, as Go does.
+     *
+     * @throws DeadlockError         on a global deadlock (unless the check is off)
+     * @throws RuntimeException      or Error thrown by {@code main}, rethrown as is, or by another goroutine
+     * @throws IllegalStateException if a main goroutine of this runtime is running already
      */
     public void main(Runnable main) {
-        MainWaiter w = new MainWaiter(Thread.currentThread());
+        main(main, false);
+    }
+
+    /**
+     * {@link #main}; with {@code exitOnPanic} (Go.main), a panic of any goroutine of this
+     * runtime, main's own included, prints Go's panic report to stderr and ends the process with
+     * status 2 (see {@link Go#main}).
+     */
+    void main(Runnable main, boolean exitOnPanic) {
+        MainWaiter w = new MainWaiter(Thread.currentThread(), exitOnPanic);
+        if (!MAIN.compareAndSet(this, null, w)) {
+            throw new IllegalStateException(this + " already runs a main goroutine");
+        }
         sched.setMainWait(w);
         try {
             sched.go(() -> {
                 try {
                     main.run();
+                    w.end(DONE);
                 } catch (Throwable t) {
-                    w.failure = t;
-                } finally {
-                    w.finish();
+                    w.panicked(G.current().id(), t, true);
                 }
             });
-            while (!w.done && !w.deadlocked) {
+            while (w.outcome == null) {
                 LockSupport.park(w);
             }
         } finally {
             sched.setMainWait(null);
+            currentMain = null;
         }
-        if (!w.done && w.deadlocked) {
+        Object o = w.outcome;
+        if (o == DEADLOCK) {
             throw new DeadlockError(sched.dump());
         }
-        Throwable t = w.failure;
-        if (t instanceof RuntimeException re) {
-            throw re;
+        if (o instanceof Panicked p) {
+            Throwable t = p.panic();
+            if (!p.mainGoroutine()) {
+                t.addSuppressed(new GoroutinePanicked(p.goid()));
+            }
+            if (t instanceof RuntimeException re) {
+                throw re;
+            }
+            if (t instanceof Error e) {
+                throw e;
+            }
+            throw new IllegalStateException("goroutine " + p.goid() + " failed", t);
         }
-        if (t instanceof Error e) {
-            throw e;
+    }
+
+    /** Where this runtime's goroutine panics go: see {@link Builder#panicHandler}. */
+    private void onPanic(Throwable panic, long goid) {
+        PanicHandler h = panicHandler;
+        if (h != null) {
+            try {
+                h.panic(goid, panic);
+            } catch (Throwable ht) {
+                // the handler's own failure is reported with the panic it was handed; serving goes on
+                Panics.print(goid, panic);
+                System.err.println("gmp4j: the panic handler of " + this + " failed:");
+                ht.printStackTrace();
+            }
+            return;
         }
-        if (t != null) {
-            throw new IllegalStateException("main goroutine failed", t);
+        MainWaiter w = currentMain;
+        if (w != null && w.panicked(goid, panic, false)) {
+            return;
+        }
+        Panics.print(goid, panic);
+    }
+
+    private static final Object DONE = new Object();
+    private static final Object DEADLOCK = new Object();
+    /** Go.main's outcome once a panic is ending the process. */
+    private static final Object EXITING = new Object();
+
+    private record Panicked(long goid, Throwable panic, boolean mainGoroutine) {
+    }
+
+    /** The marker {@link #main} adds to a panic of a goroutine other than main's. */
+    private static final class GoroutinePanicked extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        GoroutinePanicked(long goid) {
+            super("goroutine " + goid + " [running]: panicked while main ran", null, false, false);
         }
     }
 
     private static final class MainWaiter implements Scheduler.MainWait {
         final Thread waiter;
-        volatile boolean done;
-        volatile boolean deadlocked;
-        volatile Throwable failure;
+        final boolean exitOnPanic;
+        /** DONE, DEADLOCK, a Panicked, or EXITING: set once, by the first of main's ends. */
+        volatile Object outcome;
 
-        MainWaiter(Thread waiter) {
+        MainWaiter(Thread waiter, boolean exitOnPanic) {
             this.waiter = waiter;
+            this.exitOnPanic = exitOnPanic;
         }
 
-        void finish() {
-            done = true;
+        boolean end(Object o) {
+            if (!OUTCOME.compareAndSet(this, null, o)) {
+                return false;
+            }
             LockSupport.unpark(waiter);
+            return true;
         }
 
         @Override
         public void deadlock() {
-            deadlocked = true;
-            LockSupport.unpark(waiter);
+            end(DEADLOCK);
         }
+
+        /**
+         * A goroutine ended with {@code panic}: true if that ends main (or the process), false
+         * if main had ended already. Runs on the goroutine's thread.
+         */
+        boolean panicked(long goid, Throwable panic, boolean mainGoroutine) {
+            if (!exitOnPanic) {
+                return end(new Panicked(goid, panic, mainGoroutine));
+            }
+            if (!OUTCOME.compareAndSet(this, null, EXITING)) {
+                // Another panic is ending the process (Go prints only the first), or main ended.
+                return outcome == EXITING;
+            }
+            Panics.print(goid, panic);
+            // Go exits with status 2 and runs no deferred call of another goroutine. exit, not
+            // halt: shutdown hooks, the JVM's atexit (log flushing, JFR, deleteOnExit), run;
+            // other goroutines' finally blocks do not.
+            Runtime.getRuntime().exit(2);
+            return true;
+        }
+
+        private static final VarHandle OUTCOME;
+
+        static {
+            try {
+                OUTCOME = MethodHandles.lookup().findVarHandle(MainWaiter.class, "outcome", Object.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+    }
+
+    /**
+     * Where a goroutine's panic goes in a runtime built with
+     * {@link Builder#panicHandler}: an exception that ended a goroutine.
+     */
+    @FunctionalInterface
+    public interface PanicHandler {
+        /**
+         * Called once per panic, on the panicking goroutine's thread after the goroutine ended
+         * (its finally blocks have run). What it throws is printed with the panic; the runtime
+         * keeps serving either way.
+         *
+         * @param goroutineId the id of the goroutine that ended
+         * @param panic       what it threw
+         */
+        void panic(long goroutineId, Throwable panic);
     }
 
     /** Go's {@code runtime.NumGoroutine()} for this runtime. */
@@ -206,6 +350,7 @@ public final class GoRuntime implements AutoCloseable {
         private long schedtraceMillis = Long.getLong("gmp4j.schedtrace", 0L);
         private Netpoller netpoller;
         private Boolean pinCarriers;
+        private PanicHandler panicHandler;
 
         private Builder() {
         }
@@ -259,6 +404,36 @@ public final class GoRuntime implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Hands every goroutine panic of this runtime (an exception that ended a goroutine) to
+         * {@code handler}, once per panic, and keeps serving: log-and-continue, for a server
+         * that must outlive a failing request. With a handler, a panic ends neither
+         * {@link GoRuntime#main} nor the process.
+         *
+         * <p>Without one: while {@link GoRuntime#main} runs, a panic ends it (and
+         * {@link Go#main} ends the process with status 2, as Go does). While no main runs (a
+         * runtime used only through {@link GoRuntime#go}, the default runtime used by
+         * {@link Go#go} from a platform thread, an actor system's runtime), the panic is
+         * printed as Go prints it ({@code panic: }, the exception, {@code goroutine 7 [running]:}
+         * and the stack, on stderr) and the runtime goes on. Go has no such runtime: its
+         * process's main is always the main goroutine. Here the process's main is a Java thread
+         * the runtime does not own, and a library's runtime that killed the JVM it was lent
+         * would surprise its host; the report keeps the failure from passing silently.
+         *
+         * <pre>{@code
+         * GoRuntime rt = GoRuntime.builder()
+         *         .panicHandler((id, e) -> log.error("goroutine " + id + " panicked", e))
+         *         .build();
+         * }</pre>
+         */
+        public Builder panicHandler(PanicHandler handler) {
+            if (handler == null) {
+                throw new NullPointerException("panicHandler: null handler");
+            }
+            this.panicHandler = handler;
+            return this;
+        }
+
         /** Print Go's schedtrace line to stderr every {@code millis} (0: off). */
         public Builder schedtrace(long millis) {
             this.schedtraceMillis = millis;
@@ -297,7 +472,8 @@ public final class GoRuntime implements AutoCloseable {
                 throw new IllegalArgumentException("run queue size must be a power of two >= 4, got " + runqSize);
             }
             return new GoRuntime(new Scheduler(new Scheduler.Config(name, procs, Math.max(maxThreads, procs),
-                    maxHandoffThreads, runqSize, registry, checkDeadlock, schedtraceMillis, netpoller, pin)));
+                    maxHandoffThreads, runqSize, registry, checkDeadlock, schedtraceMillis, netpoller, pin)),
+                    panicHandler);
         }
 
         static boolean resolvePinCarriers() {

@@ -137,6 +137,10 @@ public final class TestSupport {
         return thrown.get();
     }
 
+    /** The JVM flags a gmp4j program runs with (the pom's gmp4j.jvm.flags), for child JVMs. */
+    public static final List<String> GMP4J_JVM_FLAGS = List.of("--add-opens", "java.base/java.lang=ALL-UNNAMED",
+            "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-Djdk.trackAllThreads=false");
+
     /** What a child JVM printed (stdout and stderr together) and its exit status. */
     public record ChildRun(int exit, String output) {
     }

@@ -383,6 +383,15 @@ abstract class ActorCell<T> implements ActorRef<T> {
         signal();
     }
 
+    /**
+     * A pipe goroutine of this actor ({@link ActorContext#pipeFrom}) failed with {@code why}:
+     * reported and counted as the actor's own failure, and the actor stops with that reason.
+     */
+    final void pipeFailed(Throwable why) {
+        system.failed(this, why);
+        exit(why);
+    }
+
     /** The reason for a requested stop: a link's exit reason, or null for a plain stop. */
     final Throwable requestedStopReason() {
         lock();

@@ -203,7 +203,10 @@ public interface ActorContext<T> {
      * ({@code onClose} may be null). It ends when the channel is closed or this actor stops,
      * whichever comes first; a value it took just as the actor stopped becomes a dead letter.
      * The goroutine sends with {@code tell}, so a bounded mailbox with {@link Overflow#BLOCK}
-     * holds it back: the channel's producer then meets the backpressure.
+     * holds it back: the channel's producer then meets the backpressure. If {@code onValue},
+     * {@code onClose} or the tell throws, the pipe ends and this actor fails with that
+     * exception (counted by {@link ActorSystem#failureCount}, seen by its supervisor and
+     * watchers), as if its own code had thrown.
      *
      * <pre>{@code
      * Behavior<Event> counter = Behavior.setup(ctx -> {
@@ -217,22 +220,32 @@ public interface ActorContext<T> {
         ActorRef<T> self = self();
         RecvChan<Terminated> stopped = system().whenTerminated(self).channel();
         system().runtime().go(() -> {
-            Select s = new Select();
-            while (true) {
-                s.reset();
-                int value = s.recv(ch);
-                s.recv(stopped);
-                if (s.select() != value) {
-                    return; // this actor stopped
-                }
-                if (!s.ok()) {
-                    if (onClose != null) {
-                        self.tell(onClose.get());
+            try {
+                Select s = new Select();
+                while (true) {
+                    s.reset();
+                    int value = s.recv(ch);
+                    s.recv(stopped);
+                    if (s.select() != value) {
+                        return; // this actor stopped
                     }
-                    return;
+                    if (!s.ok()) {
+                        if (onClose != null) {
+                            self.tell(onClose.get());
+                        }
+                        return;
+                    }
+                    V v = s.value();
+                    self.tell(onValue.apply(v));
                 }
-                V v = s.value();
-                self.tell(onValue.apply(v));
+            } catch (Throwable t) {
+                // onValue, onClose or the tell (a full mailbox that throws) failed: the actor's
+                // failure, for its supervisor, not a goroutine panic that would end main
+                if (self instanceof ActorCell<?> cell) {
+                    cell.pipeFailed(t);
+                } else {
+                    throw t;
+                }
             }
         });
     }

@@ -86,21 +86,14 @@ public final class G implements Thread.UncaughtExceptionHandler {
     }
 
     /**
-     * A goroutine that ends with an exception: printed as Go prints a panic (the exception, then
-     * the goroutine's id and stack). Unlike Go, the program goes on.
+     * A goroutine that ends with an exception: Go's unrecovered panic. Where it goes is its
+     * runtime's choice ({@link Scheduler#setPanicHandler}); by default it is printed as Go
+     * prints a panic (the exception, then the goroutine's id and stack) and the program goes on.
      */
     @Override
     public void uncaughtException(Thread t, Throwable e) {
         sched.taskFailures.increment();
-        StringBuilder sb = new StringBuilder("panic: ").append(e).append("\n\ngoroutine ").append(goid)
-                .append(" [running]:\n");
-        for (StackTraceElement el : e.getStackTrace()) {
-            sb.append('\t').append(el).append('\n');
-        }
-        for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
-            sb.append("caused by: ").append(c).append('\n');
-        }
-        System.err.print(sb);
+        sched.panic(goid, e);
     }
 
     /**

@@ -46,6 +46,8 @@ final class M extends Thread {
      * on this M (which cannot move to another M while it is above zero: it never parks then).
      */
     int locks;
+    /** Counted among the process's running Ms ({@link Checkdead}). Guarded by the runtime's lock. */
+    boolean counted;
     /** Whether the task returned by findRunnable inherits the time slice. */
     boolean inheritTime;
     /** Pinned mode: the CPU this thread is pinned to, or -1 (see Scheduler.pinToCpuOf). */

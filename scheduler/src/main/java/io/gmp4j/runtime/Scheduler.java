@@ -190,6 +190,8 @@ public final class Scheduler implements Executor, AutoCloseable {
     private volatile boolean pinErrorReported;
     /** Set by Go.main-style runs: deadlocks are only reported while a main goroutine runs. */
     private volatile MainWait mainWait;
+    /** Where goroutine panics go; null: printed. See {@link #setPanicHandler}. */
+    private volatile java.util.function.ObjLongConsumer<Throwable> panicHandler;
 
     private final RunQueue.Overflow overflowToGlobal = this::globrunqputbatch;
     /** Overflow for callers that already hold {@link #lock} (the lock is not reentrant). */
@@ -259,6 +261,7 @@ public final class Scheduler implements Executor, AutoCloseable {
         }
         this.sysmon = new Sysmon(this, c.schedtraceMillis());
         sysmon.start();
+        Checkdead.register(this);
     }
 
     private static int[] coprimes(int n) {
@@ -878,6 +881,7 @@ public final class Scheduler implements Executor, AutoCloseable {
             if (n > 0) {
                 nm = midle.remove(n - 1);
                 nmidle--;
+                Checkdead.mstarted(nm);
             } else {
                 boolean capped = forHandoff ? mHandoffCount >= maxHandoffThreads : mcount >= maxThreads;
                 if (capped) {
@@ -893,6 +897,7 @@ public final class Scheduler implements Executor, AutoCloseable {
                     nm.allgs = allgs.newSegment();
                 }
                 mcount++;
+                Checkdead.mstarted(nm);
                 if (forHandoff) {
                     mHandoffCount++;
                 }
@@ -943,6 +948,22 @@ public final class Scheduler implements Executor, AutoCloseable {
     }
 
     private void mexit(M m) {
+        List<MainWait> deadlocked = null;
+        lock.lock();
+        try {
+            // An M that exits running (the runtime closed under it) leaves the process-wide
+            // count; if it was the last running M, it checks for the other runtimes.
+            if (Checkdead.mstopped(m)) {
+                deadlocked = Checkdead.check();
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (deadlocked != null) {
+            for (MainWait w : deadlocked) {
+                w.deadlock();
+            }
+        }
         if (m.spinning) {
             m.spinning = false;
             nmspinning.decrementAndGet();
@@ -969,7 +990,7 @@ public final class Scheduler implements Executor, AutoCloseable {
             // with their threads, until the segment next fills.
             allgs.sweepIdle(m, liveCount);
         }
-        boolean dead;
+        List<MainWait> deadlocked = null;
         lock.lock();
         try {
             if (life.closed) {
@@ -977,13 +998,14 @@ public final class Scheduler implements Executor, AutoCloseable {
             }
             midle.add(m);
             nmidle++;
-            dead = checkdead();
+            if (Checkdead.mstopped(m)) {
+                deadlocked = Checkdead.check();
+            }
         } finally {
             lock.unlock();
         }
-        if (dead) {
-            MainWait w = mainWait;
-            if (w != null) {
+        if (deadlocked != null) {
+            for (MainWait w : deadlocked) {
                 w.deadlock();
             }
         }
@@ -1676,20 +1698,21 @@ public final class Scheduler implements Executor, AutoCloseable {
     // Deadlock detection (Go's checkdead)
     // =====================================================================================
 
-    /** Caller holds lock. True when no M runs and every goroutine is asleep in G.park. */
-    private boolean checkdead() {
-        if (!checkDeadlock || mainWait == null) {
-            return false;
-        }
-        int run = mcount - nmidle;
-        if (run > 0) {
-            return false;
-        }
-        if (allgs == null) {
-            return false; // without the registry there is no list of goroutines to check
-        }
-        long live = numGoroutine();
-        if (live <= 0 || ntimers.get() > 0 || nsyscall.get() > 0 || platformWaiters.get() > 0) {
+    /**
+     * The main goroutine's waiter to tell of a deadlock ({@link Checkdead}), or null when no
+     * main goroutine runs or the check is off.
+     */
+    MainWait deadlockWaiter() {
+        return checkDeadlock ? mainWait : null;
+    }
+
+    /**
+     * This runtime's cheap part of {@link Checkdead}: nothing runnable, no pending timer, no
+     * goroutine in a syscall or a network wait. Read without this runtime's lock when another
+     * runtime checks; Checkdead validates the reads (no M ran meanwhile).
+     */
+    boolean nothingPending() {
+        if (ntimers.get() > 0 || nsyscall.get() > 0) {
             return false;
         }
         if (realNetpoller && netpoller.hasWaiters()) {
@@ -1707,9 +1730,23 @@ public final class Scheduler implements Executor, AutoCloseable {
                 return false;
             }
         }
-        // Like Go, walk every goroutine: each must be asleep in G.park. (Only reached when no M
-        // runs: an M blocked in the network poller or on a timer counts as running.)
-        return allgs.countWaiting() >= live;
+        return true;
+    }
+
+    /**
+     * Whether every live goroutine of this runtime is parked in {@link G#park}, Go's walk over
+     * allgs in checkdead. The live count is read before the walk: a goroutine counted there
+     * and not found waiting (running, runnable, in a JDK wait, or started from another thread
+     * meanwhile) makes it false. Without the registry nothing can be shown asleep, so only a
+     * runtime with no goroutine is. A runtime whose main is waited for and has no goroutine is
+     * between {@code main}'s start and its goroutine's (whether or not it checks): not asleep.
+     */
+    boolean allAsleep() {
+        long live = numGoroutine();
+        if (live <= 0) {
+            return live == 0 && mainWait == null;
+        }
+        return allgs != null && allgs.countWaiting() >= live;
     }
 
     /** Notified when checkdead finds a deadlock while a main goroutine runs. */
@@ -1729,6 +1766,25 @@ public final class Scheduler implements Executor, AutoCloseable {
     /** The public runtime object that owns this scheduler, or null. */
     public Object owner() {
         return owner;
+    }
+
+    /**
+     * Where this runtime's goroutine panics go (an exception that ended a goroutine): called on
+     * the goroutine's thread, after the goroutine ended, with the exception and the goroutine
+     * id. Null: printed as Go prints a panic ({@link Panics#print}), and the program goes on.
+     */
+    public void setPanicHandler(java.util.function.ObjLongConsumer<Throwable> handler) {
+        this.panicHandler = handler;
+    }
+
+    /** A goroutine of this runtime ended with {@code panic} (see {@link #setPanicHandler}). */
+    void panic(long goid, Throwable panic) {
+        java.util.function.ObjLongConsumer<Throwable> h = panicHandler;
+        if (h != null) {
+            h.accept(panic, goid);
+        } else {
+            Panics.print(goid, panic);
+        }
     }
 
     /** Registers the waiter of a main goroutine (Go.main); null to clear. */
@@ -1838,6 +1894,7 @@ public final class Scheduler implements Executor, AutoCloseable {
             } else {
                 life.closed = true;
                 ms = new ArrayList<>(allm);
+                Checkdead.unregister(this); // its goroutines can never run again
             }
         } finally {
             lock.unlock();
