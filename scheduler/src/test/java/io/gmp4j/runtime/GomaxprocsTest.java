@@ -115,6 +115,7 @@ class GomaxprocsTest {
                 inbox[at].add(new Token(k));
                 ring[at].ready();
             }
+            TestSupport.awaitCondition(() -> receives.get() > 0, () -> "no token moved: " + rt.stats());
             SplittableRandom rnd = new SplittableRandom(startProcs);
             int expected = startProcs;
             long receivesAtFirst = -1;
