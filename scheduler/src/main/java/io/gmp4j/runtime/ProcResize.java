@@ -36,8 +36,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <h2>Resizing</h2>
  * With every P stopped no M owns one: Ms that lost theirs by CAS still hold a stale
- * {@code m.p}, and every path of theirs compares the P's status word with their own epoch
- * before touching the P, which fails from here on (the restart bumps each epoch). Removed Ps
+ * {@code m.p}, and every owner path of theirs compares the P's status word with their own
+ * epoch before touching the P, which fails from here on (the restart bumps each epoch); the
+ * one other use of {@code m.p}, arming a timer in its heap, is refused once the P is removed
+ * ({@link Timers#add} answers {@code GONE}) and goes to a live P. Removed Ps
  * ({@link #destroy}) move their queued tasks, runnext first, to the global queue head, their
  * timers to a remaining P, and become {@link P#DEAD}. Ps are kept by id in {@link #pool} and
  * come back, emptied, when GOMAXPROCS grows again (Go keeps them in allp's backing array).

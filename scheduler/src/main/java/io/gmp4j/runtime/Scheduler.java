@@ -1895,13 +1895,8 @@ public final class Scheduler implements Executor, AutoCloseable {
 
     /**
      * Go's {@code runtime.GOMAXPROCS(n)}: sets the number of Ps to {@code n} and returns the
-     * previous number; {@code n < 1} only returns the current number. Stops the world (every
-     * P at a safe point or idle), resizes (Go's procresize: new Ps get run queues and timer
-     * heaps; a removed P's queued tasks go to the global queue head and its timers to a
-     * remaining P) and starts it again. A goroutine that runs without safe points delays the
-     * change by up to 10 ms, then keeps running without its P until it reaches one.
-     * Called from a goroutine of this runtime, the change runs on a platform thread while the
-     * caller waits parked.
+     * previous number; {@code n < 1} only returns the current number. Stops the world, resizes
+     * and starts it again: see {@link ProcResize}.
      *
      * @throws IllegalArgumentException when {@code n} exceeds the runtime's thread cap
      * @throws IllegalStateException when the runtime is closed (or closes meanwhile), or when
