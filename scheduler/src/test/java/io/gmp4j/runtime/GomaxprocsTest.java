@@ -346,4 +346,58 @@ class GomaxprocsTest {
             assertTrue(busyPs >= 2, () -> "the new Ps ran tasks: " + s);
         }
     }
+
+    /**
+     * Plain tasks (not goroutines, so a task run twice shows: the JDK ignores a second run of a
+     * virtual thread's continuation) hand over to the next step of their chain through runnext
+     * ({@code executeHere}) while GOMAXPROCS grows from 1, shrinks and grows again: every step
+     * of every chain runs exactly once. Growing from one P must first make P0's queue
+     * stealable; a runnext taken by a thief and by the owner at once would fork a chain.
+     */
+    @Test
+    void plainTaskChainsRunEachStepOnceAcrossResizes() {
+        int chains = 64;
+        int steps = TestSupport.stress(20_000, 4_000);
+        try (GoRuntime rt = GoRuntime.builder().maxProcs(1).name("resize-plain").build()) {
+            Scheduler sched = rt.scheduler();
+            AtomicIntegerArray ran = new AtomicIntegerArray(chains);
+            AtomicIntegerArray ended = new AtomicIntegerArray(chains);
+            AtomicInteger chainsEnded = new AtomicInteger();
+            record Step(Scheduler sched, AtomicIntegerArray ran, AtomicIntegerArray ended, AtomicInteger chainsEnded,
+                        int chain, int step, int steps) implements Runnable {
+                @Override
+                public void run() {
+                    ran.incrementAndGet(chain);
+                    if (step < steps) {
+                        sched.executeHere(new Step(sched, ran, ended, chainsEnded, chain, step + 1, steps));
+                    } else {
+                        ended.incrementAndGet(chain);
+                        chainsEnded.incrementAndGet();
+                    }
+                }
+            }
+            for (int c = 0; c < chains; c++) {
+                sched.execute(new Step(sched, ran, ended, chainsEnded, c, 1, steps));
+            }
+            int[] cycle = {4, 1, 3, 2};
+            SplittableRandom rnd = new SplittableRandom(3);
+            int changes = 0;
+            while (chainsEnded.get() < chains && changes < 200) {
+                LockSupport.parkNanos(rnd.nextLong(1_000_000));
+                rt.gomaxprocs(cycle[changes++ % cycle.length]);
+            }
+            TestSupport.awaitCondition(() -> chainsEnded.get() >= chains, () -> chainsEnded + " chains ended; " + rt.stats());
+            // A forked chain would still be running: wait until every P is idle and nothing is queued.
+            TestSupport.awaitCondition(() -> {
+                SchedStats s = rt.stats();
+                return s.idleProcs() == s.gomaxprocs() && s.globalQueue() == 0;
+            }, rt::toString);
+            for (int c = 0; c < chains; c++) {
+                assertEquals(steps, ran.get(c), "steps run in chain " + c);
+                assertEquals(1, ended.get(c), "ends of chain " + c);
+            }
+            assertTrue(changes >= 2, "GOMAXPROCS changed while the chains ran: " + changes);
+            System.out.println("plain chains: " + changes + " changes, " + rt.stats());
+        }
+    }
 }
