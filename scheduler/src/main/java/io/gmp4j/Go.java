@@ -3,7 +3,8 @@ package io.gmp4j;
 import io.gmp4j.runtime.Scheduler;
 
 /**
- * Go's built-ins for Java: {@code go}, {@code main}, {@code Gosched}, {@code NumGoroutine}.
+ * Go's built-ins for Java: {@code go}, {@code main}, {@code Gosched}, {@code NumGoroutine},
+ * {@code GOMAXPROCS}, {@code GC}, {@code ReadMemStats}.
  * Use with {@code import static io.gmp4j.Go.*}:
  * <pre>{@code
  * public static void main(String[] args) {
@@ -67,5 +68,26 @@ public final class Go {
     /** Go's {@code runtime.GOMAXPROCS(0)} for the caller's runtime. */
     public static int gomaxprocs() {
         return GoRuntime.current().gomaxprocs();
+    }
+
+    /**
+     * Go's {@code runtime.GOMAXPROCS(n)} for the caller's runtime: sets the number of Ps and
+     * returns the previous number; {@code n < 1} only queries. See {@link GoRuntime#gomaxprocs(int)}.
+     */
+    public static int gomaxprocs(int n) {
+        return GoRuntime.current().gomaxprocs(n);
+    }
+
+    /**
+     * Go's {@code runtime.GC()}: runs a garbage collection and blocks until the JVM reports a
+     * completed collection cycle. See {@link MemStats#gc()}.
+     */
+    public static void gc() {
+        MemStats.gc();
+    }
+
+    /** Go's {@code runtime.ReadMemStats}: the JVM's heap and collector figures. See {@link MemStats}. */
+    public static MemStats readMemStats() {
+        return MemStats.read();
     }
 }

@@ -295,6 +295,23 @@ public final class GoRuntime implements AutoCloseable {
         return sched.gomaxprocs();
     }
 
+    /**
+     * Go's {@code runtime.GOMAXPROCS(n)}: sets the number of Ps to {@code n} and returns the
+     * previous number; {@code n < 1} only returns the current number. Stops the world while it
+     * resizes: every goroutine pauses at its next safe point or park (one with no safe point
+     * delays the change by up to 10 ms, then runs on without its P until it reaches one).
+     * Goroutines queued on a removed P move to the global queue and its timers to a remaining
+     * P. Callable from goroutines and from platform threads.
+     *
+     * @return the previous GOMAXPROCS
+     * @throws IllegalArgumentException when {@code n} exceeds the builder's {@code maxThreads}
+     * @throws IllegalStateException when this runtime is closed, or when called from a task
+     *     that runs directly on one of its Ms (a timer callback, a behaviour actor)
+     */
+    public int gomaxprocs(int n) {
+        return sched.gomaxprocs(n);
+    }
+
     /** A snapshot of the scheduler state and counters. */
     public SchedStats stats() {
         return sched.stats();

@@ -78,6 +78,29 @@ class PinCarriersTest {
         }
     }
 
+    /** After GOMAXPROCS changes, P i still runs on the (i mod n)-th CPU of the process, new Ps included. */
+    @Test
+    void resizedPsKeepTheirCpus() {
+        int[] allowed = CpuAffinity.load().processCpus();
+        try (GoRuntime rt = GoRuntime.builder().maxProcs(2).pinCarriers(true).name("pinned-resize").build()) {
+            assertEquals(2, rt.gomaxprocs(4));
+            int[] cpuOf4 = new int[4];
+            for (int i = 0; i < 4; i++) {
+                cpuOf4[i] = allowed[i % allowed.length];
+            }
+            Seen grown = sample(rt, cpuOf4);
+            assertEquals(0, grown.wrong(), grown.firstWrong());
+            assertEquals(15, grown.psSeen(), () -> "all four Ps ran goroutines: " + grown);
+            assertArrayEquals(cpuOf4, rt.stats().pinnedCpus());
+            assertEquals(4, rt.gomaxprocs(3));
+            int[] cpuOf3 = java.util.Arrays.copyOf(cpuOf4, 3);
+            Seen shrunk = sample(rt, cpuOf3);
+            assertEquals(0, shrunk.wrong(), shrunk.firstWrong());
+            assertEquals(7, shrunk.psSeen(), () -> "the three Ps ran goroutines: " + shrunk);
+            assertArrayEquals(cpuOf3, rt.stats().pinnedCpus());
+        }
+    }
+
     @Test
     void aRuntimeBuiltInsideAPinnedGoroutineStillMapsOntoEveryCpuOfTheProcess() {
         int[] process = CpuAffinity.load().processCpus();

@@ -165,4 +165,86 @@ class ProcPollerTest extends NetTestBase {
             }
         }
     }
+
+    /**
+     * GOMAXPROCS changes while connections echo: the per-P loops stay the two made at attach
+     * (their poll goroutines run on whatever Ps exist; P ids above the loop count poll through
+     * the loops modulo), and every round trip completes with the right bytes.
+     */
+    @Test
+    void gomaxprocsChangesWhileConnectionsEcho() throws Exception {
+        try (GoRuntime r = GoRuntime.builder().name("resize-perp").maxProcs(2).build()) {
+            AtomicReference<Poller> poller = new AtomicReference<>();
+            AtomicReference<Listener> l = new AtomicReference<>();
+            TestSupport.runInGoroutine(r, () -> {
+                l.set(Net.listen("127.0.0.1:0"));
+                poller.set(Poller.current());
+            });
+            ProcPoller p = assertInstanceOf(ProcPoller.class, poller.get(), "run with -Dgmp4j.netpoll=perp");
+            r.go(() -> {
+                while (true) {
+                    Conn c;
+                    try {
+                        c = l.get().accept();
+                    } catch (java.io.IOException e) {
+                        return; // closed
+                    }
+                    io.gmp4j.Go.go(() -> {
+                        byte[] buf = new byte[4096];
+                        try (c) {
+                            int n;
+                            while ((n = c.read(buf, 0, buf.length)) > 0) {
+                                c.write(buf, 0, n);
+                            }
+                        } catch (java.io.IOException e) {
+                            // the peer went away
+                        }
+                    });
+                }
+            });
+            int clients = 8;
+            int rounds = TestSupport.stress(1_000, 200);
+            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(clients);
+            java.util.concurrent.atomic.AtomicInteger trips = new java.util.concurrent.atomic.AtomicInteger();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            for (int k = 0; k < clients; k++) {
+                int me = k;
+                r.go(() -> {
+                    try (Conn c = Net.dial(l.get().address())) {
+                        byte[] out = new byte[256];
+                        byte[] in = new byte[256];
+                        for (int i = 0; i < rounds; i++) {
+                            Arrays.fill(out, (byte) (me * 31 + i));
+                            c.write(out, 0, out.length);
+                            readFully(c, in, 0, in.length);
+                            assertArrayEquals(out, in, "echo of round " + i);
+                            trips.incrementAndGet();
+                        }
+                    } catch (Throwable t) {
+                        failure.compareAndSet(null, t);
+                    } finally {
+                        done.countDown();
+                    }
+                });
+            }
+            int[] cycle = {4, 1, 3, 2};
+            java.util.SplittableRandom rnd = new java.util.SplittableRandom(7);
+            int changes = 0;
+            while (done.getCount() > 0 && changes < 400) {
+                java.util.concurrent.locks.LockSupport.parkNanos(rnd.nextLong(2_000_000));
+                r.gomaxprocs(cycle[changes++ % cycle.length]);
+            }
+            TestSupport.await(done, () -> trips + " round trips; " + r.stats() + " " + p.describe());
+            if (failure.get() != null) {
+                throw new AssertionError("a client failed", failure.get());
+            }
+            assertEquals(clients * rounds, trips.get());
+            assertTrue(changes >= 2, "GOMAXPROCS changed while the clients ran: " + changes);
+            String loops = p.describeLoops();
+            assertTrue(loops.startsWith("perp P0{") && loops.contains(" P1{") && !loops.contains(" P2{"),
+                    "still the two loops made at attach: " + loops);
+            System.out.println("perp resize: " + changes + " changes, " + r.stats() + " " + p.describe());
+            l.get().close();
+        }
+    }
 }

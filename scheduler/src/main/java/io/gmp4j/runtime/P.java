@@ -5,7 +5,7 @@ import java.lang.invoke.VarHandle;
 
 /**
  * A processor: Go's {@code p}. Holding a P is the right to run goroutines; there are exactly
- * GOMAXPROCS of them. A P owns a local run queue with a runnext slot, a timer heap, the
+ * GOMAXPROCS of them in {@code Scheduler.allp} (see {@link ProcResize} for how that changes). A P owns a local run queue with a runnext slot, a timer heap, the
  * scheduling tick counters sysmon watches, and the preempt flag goroutines check at safe points.
  *
  * <h2>Status and ownership</h2>
@@ -22,7 +22,9 @@ import java.lang.invoke.VarHandle;
  *   <li>{@link #SYSCALL}: its goroutine is inside {@code Syscall.blocking}; the first CAS wins:
  *       the goroutine's fast exit ({@code SYSCALL -> USER}) or sysmon's retake
  *       ({@code SYSCALL -> IDLE}).</li>
- *   <li>{@link #DEAD}: the runtime has closed.</li>
+ *   <li>{@link #GCSTOP}: stopped by a stop-the-world ({@link ProcResize}); no M owns it and
+ *       nothing but the stopping thread changes it until the world starts again.</li>
+ *   <li>{@link #DEAD}: the runtime has closed, or GOMAXPROCS shrank below this P's id.</li>
  * </ul>
  * This is Go's {@code _Psyscall} protocol applied to running user code as well, because the JDK
  * cannot preempt a continuation: the only way to take a P from a goroutine that does not reach
@@ -34,6 +36,7 @@ final class P {
     static final int USER = 2;
     static final int SYSCALL = 3;
     static final int DEAD = 4;
+    static final int GCSTOP = 5;
 
     private static final VarHandle STATUS;
     private static final VarHandle SCHEDTICK;
@@ -51,7 +54,13 @@ final class P {
     }
 
     final int id;
-    final RunQueue runq;
+    /**
+     * The local run queue. Replaced only while the world is stopped ({@link ProcResize}: a
+     * queue built without thieves gets a stealable copy when GOMAXPROCS grows from 1). Every
+     * later owner acquires this P after the stopping thread's unlock or its volatile stores,
+     * so it reads the new queue; other threads only read sizes, as hints, from either.
+     */
+    RunQueue runq;
     final Timers timers;
 
     private volatile long status; // epoch << 8 | state
@@ -89,9 +98,9 @@ final class P {
     final int[] stolenScratch = new int[1];
     final RunQueue.Got got = new RunQueue.Got();
 
-    P(int id, int runqCapacity, Scheduler sched) {
+    P(int id, int runqCapacity, boolean stealable, Scheduler sched) {
         this.id = id;
-        this.runq = new RunQueue(runqCapacity, sched.gomaxprocs() > 1);
+        this.runq = new RunQueue(runqCapacity, stealable);
         this.overflowScratch = new Runnable[runqCapacity / 2 + 1];
         this.timers = new Timers(this, sched);
     }
@@ -161,6 +170,7 @@ final class P {
             case USER -> "user";
             case SYSCALL -> "syscall";
             case DEAD -> "dead";
+            case GCSTOP -> "gcstop";
             default -> "?" + s;
         };
     }

@@ -18,6 +18,11 @@ package io.gmp4j.runtime;
  * lands in that P's runnext, so the M runs it next. The goroutines a poll readies are
  * collected with {@link Scheduler#beginBatch} and enter the run queues as one batch.
  * Attached like a {@link NetpollThread} ({@link Scheduler#netpollThread(java.util.function.Supplier)}).
+ *
+ * <p>The loops are made once, for the GOMAXPROCS of the attach; GOMAXPROCS may change later
+ * ({@link Scheduler#gomaxprocs(int)}). The loops belong to their poll goroutines, not to Ps, so
+ * they keep working on whatever Ps exist, and a {@code pid} passed here may be any current P
+ * id, including ids at or above the loop count: an implementation maps it onto its loops.
  */
 public interface ProcNetpoll extends NetpollThread {
     /**

@@ -429,6 +429,36 @@ final class RunQueue extends RunQueueL3Pad {
         return Math.min(n, ring.length) + (runnext != null ? 1 : 0);
     }
 
+    /** Whether other Ps may steal from this queue (built for GOMAXPROCS > 1). */
+    boolean stealable() {
+        return stealable;
+    }
+
+    /**
+     * A stealable queue of the same capacity holding this one's tasks, in order, runnext still
+     * runnext; this one is left empty. For a P stopped by a stop-the-world (no owner, no thief).
+     */
+    RunQueue stealableCopy() {
+        RunQueue q = new RunQueue(ring.length, true);
+        Runnable[] buf = new Runnable[ring.length];
+        Runnable next = null;
+        int k = 0;
+        Got g = new Got();
+        while (get(g, true) != null) {
+            // get hands out runnext first (inheritTime), then the ring from its head
+            if (g.inheritTime && k == 0 && next == null) {
+                next = g.task;
+            } else {
+                buf[k++] = g.task;
+            }
+        }
+        q.putBatch(buf, 0, k);
+        if (next != null) {
+            RUNNEXT.setRelease(q, next);
+        }
+        return q;
+    }
+
     /** Drains everything (runtime close / handoff of a dead P). Owner or stopped owner only. */
     int drainTo(java.util.function.Consumer<Runnable> sink) {
         int count = 0;

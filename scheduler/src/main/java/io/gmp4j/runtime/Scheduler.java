@@ -74,20 +74,40 @@ public final class Scheduler implements Executor, AutoCloseable {
     static final int STEAL_TRIES = 4;
 
     final String name;
-    final int gomaxprocs;
-    final P[] allp;
-    private final int[] coprimes;
+    /**
+     * GOMAXPROCS and the Ps. Written together, under {@link #lock}, only by {@link ProcResize}
+     * while the world is stopped; {@code allp} is a new array each time, never changed in
+     * place. Lock holders read a matching pair. Readers without the lock (stealers, sysmon,
+     * checkdead, the timer and stats scans) read {@code allp} once into a local and use its
+     * length: a stale array holds Ps that may since have stopped or died, which costs them a
+     * wasted look, because the world's restart hands every P with work an M of its own.
+     */
+    volatile int gomaxprocs;
+    volatile P[] allp;
+    /** Steal strides coprime to {@code allp.length} (see {@link #stealWork}); replaced with it. */
+    private volatile int[] coprimes;
+    /** Go's sched.gcwaiting: a stop-the-world is under way. Written under {@link #lock}. */
+    volatile boolean gcwaiting;
+    /** GOMAXPROCS changes: the stop-the-world, Go's procresize and the restart. */
+    private final ProcResize resize;
 
     /** Go's sched.lock, which here also guards the global run queue. */
     final SpinLock lock;
     final GlobalRunQueue runq = new GlobalRunQueue();
 
     // --- idle Ps: guarded by lock; npidle and idlepMask are also read without it.
-    private final P[] pidle;
+    /** Room for every P of the current allp; replaced (bigger) under lock by ProcResize. */
+    private P[] pidle;
     private int pidleTop;
     private volatile int npidle;
-    /** Bit i set when P i is idle; read lock-free by stealers (skip idle Ps). */
-    private final AtomicLongArray idlepMask;
+    /**
+     * Bit i set when P i is idle; read lock-free by stealers (skip idle Ps). Only grows, under
+     * lock with the world stopped, copying the bits; a reader holding the old array reads bits
+     * frozen at the stop, a hint like any stale bit.
+     */
+    private volatile AtomicLongArray idlepMask;
+    // idlepMask is written before allp (publishProcs): a reader that saw an allp sees a mask
+    // with a bit for each of its Ps.
 
     // --- Ms: guarded by lock.
     private final ArrayList<M> midle = new ArrayList<>();
@@ -181,11 +201,10 @@ public final class Scheduler implements Executor, AutoCloseable {
     /** The closed flag, on a cache line of its own: read on every execute, written once. */
     private final ClosedFlag life = new ClosedFlag();
     /**
-     * Pinned mode: the CPUs the process may use, the CPU of each P (P i on the i-th, wrapping),
-     * and the calls that pin; all null when off.
+     * Pinned mode: the CPUs the process may use (P i runs on the (i mod n)-th, for every
+     * GOMAXPROCS) and the calls that pin; both null when off.
      */
     private final int[] processCpus;
-    private final int[] cpuOfP;
     private final CpuAffinity affinity;
     private volatile boolean pinErrorReported;
     /** Set by Go.main-style runs: deadlocks are only reported while a main goroutine runs. */
@@ -228,24 +247,21 @@ public final class Scheduler implements Executor, AutoCloseable {
         this.allgs = c.goroutineRegistry() ? new GoroutineRegistry() : null;
         this.realNetpoller = c.netpoller() != null;
         this.netpoller = c.netpoller() != null ? c.netpoller() : new TimerSleeper();
-        this.allp = new P[gomaxprocs];
+        P[] ps = new P[gomaxprocs];
         this.pidle = new P[gomaxprocs];
         this.idlepMask = new AtomicLongArray((gomaxprocs + 63) / 64);
         for (int i = 0; i < gomaxprocs; i++) {
-            allp[i] = new P(i, runqCapacity, this);
+            ps[i] = new P(i, runqCapacity, gomaxprocs > 1, this);
         }
+        this.allp = ps;
         this.coprimes = coprimes(gomaxprocs);
+        this.resize = new ProcResize(this, ps);
         if (c.pinCarriers()) {
             this.affinity = CpuAffinity.load();
             this.processCpus = affinity.processCpus();
-            this.cpuOfP = new int[gomaxprocs];
-            for (int i = 0; i < gomaxprocs; i++) {
-                cpuOfP[i] = processCpus[i % processCpus.length];
-            }
         } else {
             this.affinity = null;
             this.processCpus = null;
-            this.cpuOfP = null;
         }
         this.vtFactory = Carrier.virtualThreadFactory(this);
         this.container = GoroutineContainer.create("gmp4j runtime '" + name + "'",
@@ -264,7 +280,7 @@ public final class Scheduler implements Executor, AutoCloseable {
         Checkdead.register(this);
     }
 
-    private static int[] coprimes(int n) {
+    static int[] coprimes(int n) {
         List<Integer> list = new ArrayList<>();
         for (int i = 1; i <= n; i++) {
             if (gcd(i, n) == 1) {
@@ -778,7 +794,14 @@ public final class Scheduler implements Executor, AutoCloseable {
     // Idle P list (caller holds lock)
     // =====================================================================================
 
-    private void pidleput(P p) {
+    void pidleput(P p) {
+        if (gcwaiting) {
+            // Go's handoffp and gcstopm during a stop-the-world: the P stops instead of idling,
+            // with whatever its queue holds (ProcResize redistributes it).
+            p.setStatus(P.pack(P.epoch(p.status()), P.GCSTOP));
+            p.m = null;
+            return;
+        }
         if (!p.runq.isEmpty()) {
             throw new InternalError("pidleput: P" + p.id + " has non-empty run queue");
         }
@@ -789,7 +812,7 @@ public final class Scheduler implements Executor, AutoCloseable {
         npidle = npidle + 1; // volatile store under lock; readers outside take it as a hint
     }
 
-    private P pidleget() {
+    P pidleget() {
         if (pidleTop == 0) {
             return null;
         }
@@ -874,7 +897,9 @@ public final class Scheduler implements Executor, AutoCloseable {
                 }
             }
             if (life.closed) {
-                pidleput(p);
+                if (p.runq.isEmpty()) {
+                    pidleput(p);
+                } // else: the runtime is gone, and its queued tasks with it (close abandons them)
                 return;
             }
             int n = midle.size();
@@ -1034,7 +1059,7 @@ public final class Scheduler implements Executor, AutoCloseable {
         m.p = p;
         // volatile store: later owner reads of shared state must not float above it
         p.setStatus(P.pack(e, P.RUNNING));
-        if (cpuOfP != null) {
+        if (processCpus != null) {
             pinToCpuOf(m, p);
         }
     }
@@ -1045,7 +1070,7 @@ public final class Scheduler implements Executor, AutoCloseable {
      * that keeps its P, or takes one with the same CPU, makes no system call.
      */
     private void pinToCpuOf(M m, P p) {
-        int cpu = cpuOfP[p.id];
+        int cpu = processCpus[p.id % processCpus.length];
         if (m.pinnedCpu == cpu) {
             return;
         }
@@ -1073,9 +1098,16 @@ public final class Scheduler implements Executor, AutoCloseable {
         }
     }
 
-    /** The CPU each P's M is pinned to, by P id; empty unless carriers are pinned. */
-    private int[] pinnedCpus() {
-        return cpuOfP == null ? new int[0] : cpuOfP.clone();
+    /** The CPU each P's M is pinned to, by P id, for {@code n} Ps; empty unless carriers are pinned. */
+    private int[] pinnedCpus(int n) {
+        if (processCpus == null) {
+            return new int[0];
+        }
+        int[] cpus = new int[n];
+        for (int i = 0; i < n; i++) {
+            cpus[i] = processCpus[i % processCpus.length];
+        }
+        return cpus;
     }
 
     /** Go's releasep: unbinds the M's P (the caller puts it on the idle list). */
@@ -1241,6 +1273,13 @@ public final class Scheduler implements Executor, AutoCloseable {
             if (life.closed) {
                 return null;
             }
+            if (gcwaiting) {
+                // Go's gcstopm: a stop-the-world waits for this P.
+                if (!gcstopm(m)) {
+                    return null;
+                }
+                continue;
+            }
             P p = m.p;
             long now = 0;
             if (p.timers.when0 != 0) {
@@ -1340,11 +1379,12 @@ public final class Scheduler implements Executor, AutoCloseable {
                 if (life.closed) {
                     return null;
                 }
-                if (runq.size() != 0) {
+                // Under the lock gcwaiting is exact: while it is set the P stops (pidleput).
+                if (runq.size() != 0 && !gcwaiting) {
                     r = globrunqget(p, 0);
                     return notInherited(m, p, r);
                 }
-                if (!m.spinning && needspinning) {
+                if (!m.spinning && needspinning && !gcwaiting) {
                     // A wakep found work but no idle P (see wakep): spin instead of sleeping,
                     // so that this M's re-checks below find that work.
                     becomeSpinning(m);
@@ -1443,6 +1483,26 @@ public final class Scheduler implements Executor, AutoCloseable {
         }
     }
 
+    /**
+     * Go's gcstopm: gives the M's P to a stop-the-world (pidleput stops it while gcwaiting)
+     * and sleeps until the world restarts and hands it a P. False if the runtime closed.
+     */
+    private boolean gcstopm(M m) {
+        if (m.spinning) {
+            m.spinning = false;
+            if (nmspinning.decrementAndGet() < 0) {
+                throw new InternalError("gcstopm: negative nmspinning");
+            }
+        }
+        lock.lock();
+        try {
+            pidleput(releasep(m));
+        } finally {
+            lock.unlock();
+        }
+        return stopm(m);
+    }
+
     private Runnable notInherited(M m, P p, Runnable r) {
         m.inheritTime = false;
         p.runnextChain = 0;
@@ -1454,17 +1514,22 @@ public final class Scheduler implements Executor, AutoCloseable {
      * skipping idle Ps; the last pass also runs the victims' due timers and may take runnext.
      */
     private Runnable stealWork(M m, P p, long now) {
-        int n = gomaxprocs;
+        // One allp for the whole steal (see the field); the strides may belong to the previous
+        // length for a pass around a resize: a stride not coprime to n visits fewer Ps, and
+        // pos stays below n either way.
+        P[] all = allp;
+        int n = all.length;
         for (int i = 0; i < STEAL_TRIES; i++) {
             boolean stealTimersOrRunNextG = i == STEAL_TRIES - 1;
             int start = m.nextRandom() % n;
-            int stride = coprimes[m.nextRandom() % coprimes.length];
+            int[] cp = coprimes;
+            int stride = cp[m.nextRandom() % cp.length];
             int pos = start;
             for (int k = 0; k < n; k++, pos = (pos + stride) % n) {
                 if (life.closed) {
                     return null;
                 }
-                P p2 = allp[pos];
+                P p2 = all[pos];
                 if (p2 == p) {
                     continue;
                 }
@@ -1533,11 +1598,20 @@ public final class Scheduler implements Executor, AutoCloseable {
         }
         M m = Carrier.currentM();
         P p = (m != null && m.sched == this) ? m.p : null;
-        if (p == null) {
-            p = allp[(timerRoundRobin.getAndIncrement() & Integer.MAX_VALUE) % gomaxprocs];
-        }
-        if (p.timers.add(t, when)) {
-            wakeNetPoller(when);
+        while (true) {
+            if (p == null) {
+                P[] all = allp;
+                p = all[(timerRoundRobin.getAndIncrement() & Integer.MAX_VALUE) % all.length];
+            }
+            int added = p.timers.add(t, when);
+            if (added == Timers.GONE) {
+                p = null; // a P that GOMAXPROCS removed (read from a stale allp or a lost m.p)
+                continue;
+            }
+            if (added == Timers.EARLIEST) {
+                wakeNetPoller(when);
+            }
+            return;
         }
     }
 
@@ -1816,11 +1890,15 @@ public final class Scheduler implements Executor, AutoCloseable {
 
     /** A consistent-enough snapshot of the scheduler state and counters. */
     public SchedStats stats() {
-        int[] lens = new int[gomaxprocs];
-        long runnextHits = 0, steals = 0, stolen = 0, overflows = 0, fairness = 0, capped = 0;
-        long[] ran = new long[gomaxprocs];
-        for (int i = 0; i < gomaxprocs; i++) {
-            P p = allp[i];
+        P[] all = allp;
+        int nprocs = all.length;
+        int[] lens = new int[nprocs];
+        long runnextHits = resize.retired(ProcResize.RUNNEXT_HITS), steals = resize.retired(ProcResize.STEALS),
+                stolen = resize.retired(ProcResize.STOLEN), overflows = resize.retired(ProcResize.OVERFLOWS),
+                fairness = resize.retired(ProcResize.FAIRNESS), capped = resize.retired(ProcResize.CAPPED);
+        long[] ran = new long[nprocs];
+        for (int i = 0; i < nprocs; i++) {
+            P p = all[i];
             lens[i] = p.runq.size();
             runnextHits += p.runnextHits;
             steals += p.steals;
@@ -1844,11 +1922,11 @@ public final class Scheduler implements Executor, AutoCloseable {
         } finally {
             lock.unlock();
         }
-        return new SchedStats((System.nanoTime() - startNanos) / 1_000_000, gomaxprocs, npidle,
+        return new SchedStats((System.nanoTime() - startNanos) / 1_000_000, nprocs, npidle,
                 threads + 1 /* sysmon */, nmspinning.get(), idleThreads, handoffThreads, runq.size(), lens, ran,
                 created, numGoroutine(), steals, stolen, runnextHits, capped, overflows, fairness,
                 handoffs.sum(), preemptRequests.sum(), injections.sum(), mWakeups.sum(), mSleeps.sum(), mCapReported,
-                pinnedCpus(), carrierPins.sum(), npt == null ? null : npt.describe());
+                pinnedCpus(nprocs), carrierPins.sum(), npt == null ? null : npt.describe());
     }
 
     /** Go's GODEBUG=schedtrace line. */
@@ -1869,6 +1947,57 @@ public final class Scheduler implements Executor, AutoCloseable {
     /** Number of Ps (GOMAXPROCS). */
     public int gomaxprocs() {
         return gomaxprocs;
+    }
+
+    /**
+     * Go's {@code runtime.GOMAXPROCS(n)}: sets the number of Ps to {@code n} and returns the
+     * previous number; {@code n < 1} only returns the current number. Stops the world, resizes
+     * and starts it again: see {@link ProcResize}.
+     *
+     * @throws IllegalArgumentException when {@code n} exceeds the runtime's thread cap
+     * @throws IllegalStateException when the runtime is closed (or closes meanwhile), or when
+     *     called from a task that runs directly on one of its Ms (a timer callback, a behaviour
+     *     actor), which must not block
+     */
+    public int gomaxprocs(int n) {
+        if (n < 1) {
+            return gomaxprocs;
+        }
+        return resize.gomaxprocs(n);
+    }
+
+    int runqCapacity() {
+        return runqCapacity;
+    }
+
+    boolean closedFlag() {
+        return life.closed;
+    }
+
+    /**
+     * Publishes a new allp (ProcResize, world stopped, caller holds {@link #lock}): the idle
+     * list and mask get room for every P of it.
+     */
+    void publishProcs(P[] ps) {
+        int n = ps.length;
+        if (pidleTop != 0) {
+            throw new InternalError("publishProcs: " + pidleTop + " Ps still on the idle list");
+        }
+        if (pidle.length < n) {
+            pidle = new P[n];
+        }
+        AtomicLongArray mask = idlepMask;
+        int words = (n + 63) / 64;
+        if (mask.length() < words) {
+            AtomicLongArray bigger = new AtomicLongArray(words);
+            for (int i = 0; i < mask.length(); i++) {
+                bigger.set(i, mask.get(i));
+            }
+            idlepMask = bigger;
+        }
+        coprimes = coprimes(n);
+        allp = ps;
+        gomaxprocs = n;
     }
 
     /**

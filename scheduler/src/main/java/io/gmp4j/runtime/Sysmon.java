@@ -31,7 +31,7 @@ final class Sysmon extends Thread {
      * sysmon's private view of each P (Go's {@code sysmontick}). Kept here, not in P, so that
      * sysmon's writes every tick never touch the cache lines the P's owner writes per task.
      */
-    private final Tick[] ticks;
+    private Tick[] ticks;
 
     private static final class Tick {
         int schedtick;
@@ -80,7 +80,8 @@ final class Sysmon extends Thread {
             }
             long now = System.nanoTime();
             sched.coarseNanos = now;
-            boolean worked = retake(now) > 0;
+            // Go's sysmon leaves the Ps alone while the world stops (the stopper preempts them).
+            boolean worked = !sched.gcwaiting && retake(now) > 0;
             worked |= pollIfStale(now);
             kickOverdueTimers(now);
             if (worked) {
@@ -99,6 +100,9 @@ final class Sysmon extends Thread {
     int retake(long now) {
         int n = 0;
         for (P p : sched.allp) {
+            if (p.id >= ticks.length) {
+                growTicks(p.id + 1); // GOMAXPROCS grew
+            }
             Tick pd = ticks[p.id];
             long s = p.status();
             int st = P.state(s);
@@ -153,6 +157,14 @@ final class Sysmon extends Thread {
             }
         }
         return n;
+    }
+
+    private void growTicks(int n) {
+        Tick[] t = java.util.Arrays.copyOf(ticks, n);
+        for (int i = ticks.length; i < n; i++) {
+            t[i] = new Tick();
+        }
+        ticks = t;
     }
 
     /** Something else could run if the P were free: local or global work, or a due timer. */

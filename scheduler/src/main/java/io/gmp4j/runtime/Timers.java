@@ -17,6 +17,19 @@ final class Timers {
      * read without the lock by {@code findRunnable}, stealers and {@code checkdead}.
      */
     volatile long when0;
+    /**
+     * Set under {@link #lock} when this heap's P is removed by a GOMAXPROCS change and its
+     * timers have moved to a live P ({@link #moveAllTo}); cleared, under the lock, if the P
+     * comes back. An {@link #add} that finds it set adds nothing: its caller read a stale P.
+     */
+    private boolean dead;
+
+    /** {@link #add}: added, not the earliest. */
+    static final int ADDED = 0;
+    /** {@link #add}: added and now the earliest. */
+    static final int EARLIEST = 1;
+    /** {@link #add}: not added, the P is gone ({@link #dead}); add to a live P. */
+    static final int GONE = -1;
 
     Timers(P p, Scheduler sched) {
         this.p = p;
@@ -27,24 +40,77 @@ final class Timers {
         return size;
     }
 
-    /** Adds {@code t}, which must not be pending. Returns true if it became the earliest. */
-    boolean add(RuntimeTimer t, long when) {
+    /**
+     * Adds {@code t}, which must not be pending: {@link #EARLIEST} if it became the earliest,
+     * {@link #ADDED} if not, {@link #GONE} (nothing added) if this heap's P was removed.
+     */
+    int add(RuntimeTimer t, long when) {
         lock.lock();
         try {
             if (t.heap != null) {
                 throw new IllegalStateException("addTimer: timer already pending");
             }
-            if (size == heap.length) {
-                heap = java.util.Arrays.copyOf(heap, size * 2);
+            if (dead) {
+                return GONE;
             }
-            t.when = when;
-            t.heap = this;
-            t.index = size;
-            heap[size++] = t;
-            siftUp(t.index);
+            insert(t, when);
             sched.ntimers.incrementAndGet();
             when0 = heap[0].when;
-            return heap[0] == t;
+            return heap[0] == t ? EARLIEST : ADDED;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void insert(RuntimeTimer t, long when) {
+        if (size == heap.length) {
+            heap = java.util.Arrays.copyOf(heap, size * 2);
+        }
+        t.when = when;
+        t.heap = this;
+        t.index = size;
+        heap[size++] = t;
+        siftUp(t.index);
+    }
+
+    /**
+     * Go's moveTimers from {@code (*p).destroy}: moves every timer of this heap into
+     * {@code dst}, deadlines unchanged, and marks this heap dead. Both locks are held for the
+     * whole move, so a concurrent {@link RuntimeTimer#stop} finds each timer in one heap or the
+     * other (its racy read of {@code t.heap} is re-checked under the lock it then takes), never
+     * in neither. Only the thread that stopped the world holds two heap locks, so no lock-order
+     * cycle exists. Returns the number moved.
+     */
+    int moveAllTo(Timers dst) {
+        lock.lock();
+        try {
+            dst.lock.lock();
+            try {
+                int n = size;
+                for (int i = 0; i < n; i++) {
+                    RuntimeTimer t = heap[i];
+                    heap[i] = null;
+                    t.heap = null;
+                    dst.insert(t, t.when);
+                }
+                size = 0;
+                dead = true;
+                when0 = 0;
+                dst.when0 = dst.size == 0 ? 0 : dst.heap[0].when;
+                return n;
+            } finally {
+                dst.lock.unlock();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Takes timers again: this heap's P is back in {@code allp}. */
+    void revive() {
+        lock.lock();
+        try {
+            dead = false;
         } finally {
             lock.unlock();
         }
