@@ -1,0 +1,57 @@
+package io.gmp4j.examples.chat;
+
+import io.gmp4j.GoRuntime;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A child JVM for {@link ChatDescriptorLimitTest} (under {@code ulimit -n 256}): a chat
+ * server's accept fails with EMFILE; once descriptors are free again the client whose accept
+ * failed and new ones must be served. Prints what it saw; exits 0 when every client was.
+ */
+public final class ChatDescriptorLimitMain {
+    static final int NEW_CLIENTS = 5;
+
+    public static void main(String[] args) throws Exception {
+        DescriptorLimitChild child = new DescriptorLimitChild();
+        GoRuntime rt = GoRuntime.builder().maxProcs(2).name("chat-emfile").build();
+        ChatServer server = ChatServer.start(rt, "127.0.0.1:0", ChatServer.Config.defaults());
+        InetSocketAddress addr = server.address();
+        ChatClient.login(addr, "warmup").close(); // every class of the accept path loaded
+
+        System.out.println("holding " + child.exhaust(1) + " descriptors");
+        Socket pending = new Socket();
+        pending.connect(addr, 10_000); // the last descriptor: the server's accept of it fails
+        boolean logged = DescriptorLimitChild.poll(() -> child.stderr().contains("chat: accept error: "), 10_000);
+        System.out.println("accept error logged: " + logged);
+        child.release();
+
+        pending.setSoTimeout(15_000);
+        BufferedReader in = new BufferedReader(new InputStreamReader(pending.getInputStream(), StandardCharsets.UTF_8));
+        String first = in.readLine(); // SocketTimeoutException if the server never accepts it
+        System.out.println("pending client read: " + first);
+        int served = first != null && first.startsWith("*** welcome to gmp4j chat") ? 1 : 0;
+        pending.close();
+        List<ChatClient> clients = new ArrayList<>();
+        for (int i = 0; i < NEW_CLIENTS; i++) {
+            clients.add(ChatClient.login(addr, "after" + i));
+            served++;
+        }
+        for (ChatClient c : clients) {
+            c.close();
+        }
+        System.out.println("served again: " + served);
+        long t0 = System.nanoTime();
+        server.close();
+        System.out.println("stopped: " + server.awaitStopped(Duration.ofSeconds(10)) + " in "
+                + (System.nanoTime() - t0) / 1_000_000 + " ms");
+        rt.close();
+        System.exit(served == NEW_CLIENTS + 1 ? 0 : 1);
+    }
+}

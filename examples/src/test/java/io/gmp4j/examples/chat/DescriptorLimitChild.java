@@ -1,0 +1,91 @@
+package io.gmp4j.examples.chat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The child-JVM side of the descriptor-limit tests (run under {@code ulimit -n 256}): takes
+ * every free descriptor, gives one back for a client socket so that the server's accept of it
+ * fails with EMFILE, then gives them all back. What the server logs to stderr is kept, to
+ * check its accept-error line.
+ */
+final class DescriptorLimitChild {
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final List<FileChannel> held = new ArrayList<>();
+
+    /** From now on stderr is also kept here (the servers log their accept errors there). */
+    DescriptorLimitChild() {
+        PrintStream real = System.err;
+        System.setErr(new PrintStream(new OutputStream() {
+            @Override
+            public synchronized void write(int b) {
+                real.write(b);
+                err.write(b);
+            }
+
+            @Override
+            public synchronized void write(byte[] b, int off, int len) {
+                real.write(b, off, len);
+                err.write(b, off, len);
+            }
+        }, true, StandardCharsets.UTF_8));
+    }
+
+    /** What was written to stderr so far. */
+    String stderr() {
+        synchronized (System.err) {
+            return err.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Opens /dev/null until the process is out of descriptors, then closes {@code spare} of them; returns how many it holds. */
+    int exhaust(int spare) throws IOException {
+        Path devNull = Path.of("/dev/null");
+        while (true) {
+            try {
+                held.add(FileChannel.open(devNull));
+            } catch (FileSystemException e) {
+                if (e.getMessage() == null || !e.getMessage().contains("Too many open files")) {
+                    throw e;
+                }
+                break;
+            }
+            if (held.size() > 100_000) {
+                throw new IllegalStateException("no descriptor limit: run under ulimit -n");
+            }
+        }
+        for (int i = 0; i < spare; i++) {
+            held.removeLast().close();
+        }
+        return held.size();
+    }
+
+    /** Gives every descriptor taken by {@link #exhaust} back. */
+    void release() throws IOException {
+        for (FileChannel c : held) {
+            c.close();
+        }
+        held.clear();
+    }
+
+    /** Polls {@code condition} every 5 ms for at most {@code millis}; whether it held. */
+    static boolean poll(BooleanSupplier condition, long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            Thread.sleep(5);
+        }
+        return true;
+    }
+}
