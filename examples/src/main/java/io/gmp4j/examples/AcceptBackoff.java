@@ -12,8 +12,12 @@ import java.time.Duration;
  * again after 5 ms, doubling while accepts keep failing, up to 1 s; an accept that succeeds
  * resets it. Not thread-safe: one per accept loop.
  *
+ * <p>Out of descriptors, the JVM cannot load a class either (it opens the class's file), so a
+ * back-off made with a quit channel loads what its {@link #pause} needs when it is made, while
+ * descriptors are free: make it when the accept loop starts.
+ *
  * <pre>{@code
- * AcceptBackoff backoff = new AcceptBackoff();
+ * AcceptBackoff backoff = new AcceptBackoff(quit);
  * while (true) {
  *     Conn c;
  *     try {
@@ -23,7 +27,7 @@ import java.time.Duration;
  *     } catch (IOException e) {
  *         Duration d = backoff.next();
  *         System.err.println(AcceptBackoff.line("chat", e, d));
- *         if (!AcceptBackoff.pause(d, quit)) {
+ *         if (!backoff.pause(d)) {
  *             return;                              // stopping: no need to wait out the delay
  *         }
  *         continue;
@@ -41,9 +45,24 @@ public final class AcceptBackoff {
 
     /** Zero after a success; else the delay of the last failure. */
     private Duration delay = Duration.ZERO;
+    /** What ends a {@link #pause} early; null: this back-off only counts (its caller sleeps). */
+    private final RecvChan<?> quit;
 
-    /** A back-off with no failure yet. */
+    /**
+     * A back-off that only computes the delays ({@link #next}): for a loop that sleeps its own
+     * way (the JDK server's virtual thread).
+     */
     public AcceptBackoff() {
+        this.quit = null;
+    }
+
+    /**
+     * A back-off whose {@link #pause} ends early when {@code quit} is closed (the server
+     * stops). Runs one pause of a microsecond now, so that its classes are loaded.
+     */
+    public AcceptBackoff(RecvChan<?> quit) {
+        this.quit = java.util.Objects.requireNonNull(quit, "quit");
+        pause(Duration.ofNanos(1_000), quit);
     }
 
     /** An accept succeeded: the next failure waits {@link #MIN} again. */
@@ -69,11 +88,19 @@ public final class AcceptBackoff {
 
     /**
      * Waits {@code d} on the runtime's timers (in a goroutine it parks, as {@code time.Sleep}
-     * does), or until {@code quit} is closed (or receives), whichever is first.
+     * does), or until this back-off's quit channel is closed, whichever is first.
      *
-     * @return true if the whole delay passed, false if {@code quit} ended it
+     * @return true if the whole delay passed, false if the quit channel ended it
+     * @throws IllegalStateException if this back-off was made without a quit channel
      */
-    public static boolean pause(Duration d, RecvChan<?> quit) {
+    public boolean pause(Duration d) {
+        if (quit == null) {
+            throw new IllegalStateException("pause: this AcceptBackoff has no quit channel");
+        }
+        return pause(d, quit);
+    }
+
+    private static boolean pause(Duration d, RecvChan<?> quit) {
         Select s = new Select();
         int q = s.recv(quit);
         s.timeout(d);

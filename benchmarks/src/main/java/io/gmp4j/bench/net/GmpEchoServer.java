@@ -76,7 +76,7 @@ final class GmpEchoServer implements BenchServer {
      * descriptors) is logged to stderr and retried after {@link AcceptBackoff}'s delay.
      */
     private static void acceptLoop(GoRuntime rt, Listener l, Chan<Void> quit) {
-        AcceptBackoff backoff = new AcceptBackoff();
+        AcceptBackoff backoff = new AcceptBackoff(quit);
         while (true) {
             Conn c;
             try {
@@ -86,7 +86,7 @@ final class GmpEchoServer implements BenchServer {
             } catch (IOException e) {
                 Duration d = backoff.next();
                 System.err.println(AcceptBackoff.line("echo", e, d));
-                if (!AcceptBackoff.pause(d, quit)) {
+                if (!backoff.pause(d)) {
                     return;
                 }
                 continue;

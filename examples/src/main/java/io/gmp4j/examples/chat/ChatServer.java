@@ -401,7 +401,7 @@ public final class ChatServer implements AutoCloseable {
 
     private void acceptLoop() {
         Select s = new Select();
-        AcceptBackoff backoff = new AcceptBackoff();
+        AcceptBackoff backoff = new AcceptBackoff(quit);
         while (true) {
             Conn conn;
             try {
@@ -411,7 +411,7 @@ public final class ChatServer implements AutoCloseable {
             } catch (IOException e) { // out of descriptors (EMFILE): wait for some to close, as Go's servers do
                 Duration d = backoff.next();
                 System.err.println(AcceptBackoff.line("chat", e, d));
-                if (!AcceptBackoff.pause(d, quit)) {
+                if (!backoff.pause(d)) {
                     return; // stopping
                 }
                 continue;

@@ -213,7 +213,7 @@ public final class ProxyServer implements AutoCloseable {
 
     private void acceptLoop() {
         long ids = 0;
-        AcceptBackoff backoff = new AcceptBackoff();
+        AcceptBackoff backoff = new AcceptBackoff(quit);
         try {
             while (true) {
                 Conn c;
@@ -224,7 +224,7 @@ public final class ProxyServer implements AutoCloseable {
                 } catch (IOException e) { // out of file descriptors: wait for some to close
                     Duration d = backoff.next();
                     log.acceptFailed(e, d);
-                    if (!AcceptBackoff.pause(d, quit)) {
+                    if (!backoff.pause(d)) {
                         return; // closing
                     }
                     continue;

@@ -4,6 +4,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
@@ -67,6 +69,28 @@ final class DescriptorLimitChild {
             held.removeLast().close();
         }
         return held.size();
+    }
+
+    /**
+     * Connects clients to {@code addr}, each with the one descriptor left free, until the server
+     * logs {@code marker}: its accept of the last one failed for want of a descriptor. A client
+     * the server could accept anyway (a descriptor it freed late, closing an earlier connection)
+     * is followed by another. Returns the clients, descriptors still exhausted.
+     */
+    List<Socket> connectUntilAcceptFails(InetSocketAddress addr, String marker) throws IOException, InterruptedException {
+        List<Socket> pending = new ArrayList<>();
+        for (int attempt = 0; attempt < 5; attempt++) {
+            System.out.println("holding " + exhaust(1) + " descriptors");
+            Socket s = new Socket();
+            s.connect(addr, 10_000); // the last descriptor: the server's accept of it fails
+            pending.add(s);
+            if (poll(() -> stderr().contains(marker), 2_000)) {
+                System.out.println("accept error logged: true");
+                return pending;
+            }
+        }
+        System.out.println("accept error logged: false");
+        return pending;
     }
 
     /** Gives every descriptor taken by {@link #exhaust} back. */
