@@ -1,6 +1,7 @@
 package io.gmp4j.examples.chat;
 
 import io.gmp4j.GoRuntime;
+import io.gmp4j.examples.DescriptorLimitChild;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.InetSocketAddress;

@@ -1,9 +1,11 @@
-package io.gmp4j.examples.chat;
+package io.gmp4j.examples;
 
+import io.gmp4j.TestSupport;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.channels.FileChannel;
@@ -17,15 +19,16 @@ import java.util.function.BooleanSupplier;
 /**
  * The child-JVM side of the descriptor-limit tests (run under {@code ulimit -n 256}): takes
  * every free descriptor, gives one back for a client socket so that the server's accept of it
- * fails with EMFILE, then gives them all back. What the server logs to stderr is kept, to
+ * fails with EMFILE, then gives them all back. (The benchmarks' echo test has its twin: the
+ * modules share no test classes.) What the server logs to stderr is kept, to
  * check its accept-error line.
  */
-final class DescriptorLimitChild {
+public final class DescriptorLimitChild {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
     private final List<FileChannel> held = new ArrayList<>();
 
     /** From now on stderr is also kept here (the servers log their accept errors there). */
-    DescriptorLimitChild() {
+    public DescriptorLimitChild() {
         PrintStream real = System.err;
         System.setErr(new PrintStream(new OutputStream() {
             @Override
@@ -42,15 +45,33 @@ final class DescriptorLimitChild {
         }, true, StandardCharsets.UTF_8));
     }
 
+    /**
+     * The parent's side: runs {@code main} in a child JVM under {@code ulimit -n 256}, with this
+     * JVM's flags (the runtime's --add-opens among them, agents left out), a small heap and
+     * {@code extraFlags}.
+     */
+    public static TestSupport.ChildRun runUnderLowLimit(Class<?> main, String... extraFlags)
+            throws IOException, InterruptedException {
+        List<String> flags = new ArrayList<>();
+        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (!a.startsWith("-javaagent") && !a.startsWith("-agentlib") && !a.startsWith("-Xmx")) {
+                flags.add(a);
+            }
+        }
+        flags.add("-Xmx256m");
+        flags.addAll(List.of(extraFlags));
+        return TestSupport.runChildJvm(List.of("bash", "-c", "ulimit -n 256 && exec \"$0\" \"$@\""), flags, main);
+    }
+
     /** What was written to stderr so far. */
-    String stderr() {
+    public String stderr() {
         synchronized (System.err) {
             return err.toString(StandardCharsets.UTF_8);
         }
     }
 
     /** Opens /dev/null until the process is out of descriptors, then closes {@code spare} of them; returns how many it holds. */
-    int exhaust(int spare) throws IOException {
+    public int exhaust(int spare) throws IOException {
         Path devNull = Path.of("/dev/null");
         while (true) {
             try {
@@ -77,7 +98,7 @@ final class DescriptorLimitChild {
      * the server could accept anyway (a descriptor it freed late, closing an earlier connection)
      * is followed by another. Returns the clients, descriptors still exhausted.
      */
-    List<Socket> connectUntilAcceptFails(InetSocketAddress addr, String marker) throws IOException, InterruptedException {
+    public List<Socket> connectUntilAcceptFails(InetSocketAddress addr, String marker) throws IOException, InterruptedException {
         List<Socket> pending = new ArrayList<>();
         for (int attempt = 0; attempt < 5; attempt++) {
             System.out.println("holding " + exhaust(1) + " descriptors");
@@ -94,7 +115,7 @@ final class DescriptorLimitChild {
     }
 
     /** Gives every descriptor taken by {@link #exhaust} back. */
-    void release() throws IOException {
+    public void release() throws IOException {
         for (FileChannel c : held) {
             c.close();
         }
@@ -102,7 +123,7 @@ final class DescriptorLimitChild {
     }
 
     /** Polls {@code condition} every 5 ms for at most {@code millis}; whether it held. */
-    static boolean poll(BooleanSupplier condition, long millis) throws InterruptedException {
+    public static boolean poll(BooleanSupplier condition, long millis) throws InterruptedException {
         long deadline = System.nanoTime() + millis * 1_000_000;
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() - deadline > 0) {
