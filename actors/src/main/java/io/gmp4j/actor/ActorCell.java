@@ -795,7 +795,7 @@ abstract class ActorCell<T> implements ActorRef<T> {
                 return; // already watching it, its notice not taken yet: still one notice
             }
             ActorCell.watch(c, ActorCell.this, t -> {
-                n.msg = toMessage.apply(t);
+                n.msg = Objects.requireNonNull(toMessage.apply(t), "watchWith: the function returned null");
                 tellSystem(n);
             });
         }
