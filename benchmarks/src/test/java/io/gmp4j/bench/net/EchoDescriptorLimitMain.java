@@ -25,6 +25,12 @@ public final class EchoDescriptorLimitMain {
         try (Socket warm = new Socket()) {
             warm.connect(addr, 10_000);
             echoed(warm, "warm-up"); // every class of the accept and echo paths loaded
+            // and of a connection's end: the server closes it at our end of stream, with
+            // descriptors free (a class that cannot be loaded then is lost for good)
+            warm.shutdownOutput();
+            if (warm.getInputStream().read() != -1) {
+                throw new IllegalStateException("the echo server sent more than the echo");
+            }
         }
 
         List<Socket> pending = child.connectUntilAcceptFails(addr, prefix + ": accept error: ");

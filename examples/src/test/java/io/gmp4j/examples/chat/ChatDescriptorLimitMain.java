@@ -24,7 +24,12 @@ public final class ChatDescriptorLimitMain {
         GoRuntime rt = GoRuntime.builder().maxProcs(2).name("chat-emfile").build();
         ChatServer server = ChatServer.start(rt, "127.0.0.1:0", ChatServer.Config.defaults());
         InetSocketAddress addr = server.address();
-        ChatClient.login(addr, "warmup").close(); // every class of the accept path loaded
+        try (ChatClient warm = ChatClient.login(addr, "warmup")) {
+            // Every class of the accept path loaded, and of a connection's end: the server
+            // closes it after /quit (the client reads its end of stream), with descriptors free.
+            warm.send("/quit");
+            warm.readToEnd();
+        }
 
         List<Socket> pending = child.connectUntilAcceptFails(addr, "chat: accept error: ");
         child.release();

@@ -32,6 +32,11 @@ public final class ProxyDescriptorLimitMain {
             warm.connect(addr, 10_000);
             echoed(warm, "warm-up"); // every class of the accept and copy paths loaded
         }
+        // The session's end (its record is the last thing it does) ran, and loaded its classes,
+        // with descriptors free: a class that cannot be loaded then is lost for good.
+        if (!DescriptorLimitChild.poll(() -> child.stderr().contains("conn #1 "), 10_000)) {
+            throw new IllegalStateException("the warm-up connection was not logged: " + child.stderr());
+        }
 
         List<Socket> pending = child.connectUntilAcceptFails(addr, "proxy: accept error: ");
         child.release();
