@@ -8,6 +8,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -59,7 +60,8 @@ import org.jctools.queues.unpadded.MpscUnboundedUnpaddedArrayQueue;
  * <h2>What the lifecycle costs per message</h2>
  * Nothing: children, watchers, links and the trap-exits flag are only read when an actor is
  * spawned, linked, watched or dies; the run loop reads {@link #stopRequested} as before, and
- * {@link #take} tests for a system message only on the bounded path.
+ * {@link #take} tests each message for a {@link WatchNotice} (one type check), and for a system
+ * message only on the bounded path.
  *
  * @param <T> the message type
  */
@@ -122,8 +124,11 @@ abstract class ActorCell<T> implements ActorRef<T> {
     private HashSet<ActorCell<?>> children;
     private LinkedHashMap<Object, DeathListener> watchers;
     private boolean watchersClosed;
-    /** The actors this one watches: deduplicates watch, and is unwatched when this one dies. */
-    private HashSet<ActorCell<?>> watching;
+    /**
+     * The actors this one watches, each with the notice of its watch: deduplicates watch until
+     * that notice is taken ({@link WatchNotice}), and is unwatched when this one dies.
+     */
+    private HashMap<ActorCell<?>, WatchNotice> watching;
     /** The actors linked to this one (both sides hold the link); closed with the watchers. */
     private HashSet<ActorCell<?>> links;
 
@@ -211,8 +216,17 @@ abstract class ActorCell<T> implements ActorRef<T> {
      */
     @SuppressWarnings("unchecked")
     final T take() {
-        Object m = mailbox.poll();
-        if (m != null) {
+        while (true) {
+            Object m = mailbox.poll();
+            if (m == null) {
+                return null;
+            }
+            if (m instanceof WatchNotice n) { // a system message: it took no place
+                if (noticeTaken(n)) {
+                    return (T) n.msg;
+                }
+                continue; // its watch was ended by unwatch: never received
+            }
             MailboxBound b = bound;
             if (b != null) {
                 if (m instanceof SystemMessage sm) {
@@ -220,8 +234,8 @@ abstract class ActorCell<T> implements ActorRef<T> {
                 }
                 b.taken();
             }
+            return (T) m;
         }
-        return (T) m;
     }
 
     /**
@@ -230,10 +244,10 @@ abstract class ActorCell<T> implements ActorRef<T> {
      */
     final void tellSystem(Object msg) {
         if (dead) {
-            system.deadLetter(msg, this);
+            system.deadLetter(msg instanceof WatchNotice n ? n.msg : msg, this);
             return;
         }
-        mailbox.offer(bound == null ? msg : new SystemMessage(msg));
+        mailbox.offer(bound == null || msg instanceof WatchNotice ? msg : new SystemMessage(msg));
         signal();
     }
 
@@ -522,7 +536,7 @@ abstract class ActorCell<T> implements ActorRef<T> {
         // the list and is told below.
         Map<Object, DeathListener> ws;
         Throwable why;
-        HashSet<ActorCell<?>> watched;
+        HashMap<ActorCell<?>, WatchNotice> watched;
         HashSet<ActorCell<?>> linked;
         lock();
         try {
@@ -538,7 +552,7 @@ abstract class ActorCell<T> implements ActorRef<T> {
             unlock();
         }
         if (watched != null) {
-            for (ActorCell<?> c : watched) {
+            for (ActorCell<?> c : watched.keySet()) {
                 c.removeWatcher(this); // a dead watcher needs no notice
             }
         }
@@ -581,17 +595,36 @@ abstract class ActorCell<T> implements ActorRef<T> {
         }
     }
 
-    /** Adds or removes {@code c} from the actors this one watches; false if nothing changed. */
-    final boolean setWatching(ActorCell<?> c, boolean on) {
+    /** Starts the watch of {@code n.target}; false if one is on already (until its notice is taken). */
+    private boolean startWatch(WatchNotice n) {
         lock();
         try {
-            if (on) {
-                if (watching == null) {
-                    watching = new HashSet<>();
-                }
-                return watching.add(c);
+            if (watching == null) {
+                watching = new HashMap<>();
             }
-            return watching != null && watching.remove(c);
+            return watching.putIfAbsent(n.target, n) == null;
+        } finally {
+            unlock();
+        }
+    }
+
+    /** Ends the watch of {@code c}, if any: its notice, queued or still to come, is dropped when taken. */
+    private void endWatch(ActorCell<?> c) {
+        lock();
+        try {
+            if (watching != null) {
+                watching.remove(c);
+            }
+        } finally {
+            unlock();
+        }
+    }
+
+    /** Consumer: {@code n} is taken, which ends its watch; false if that watch had ended (unwatch). */
+    private boolean noticeTaken(WatchNotice n) {
+        lock();
+        try {
+            return watching != null && watching.remove(n.target, n);
         } finally {
             unlock();
         }
@@ -756,22 +789,23 @@ abstract class ActorCell<T> implements ActorRef<T> {
 
         @Override
         public void watch(ActorRef<?> other) {
-            watch0(other, this::deliver);
+            watch0(other, t -> t);
         }
 
         @Override
         public void watchWith(ActorRef<?> other, Function<Terminated, ? extends T> toMessage) {
-            watch0(other, t -> tellSystem(toMessage.apply(t)));
+            watch0(other, toMessage);
         }
 
-        private void watch0(ActorRef<?> other, DeathListener l) {
+        private void watch0(ActorRef<?> other, Function<Terminated, ?> toMessage) {
             ActorCell<?> c = cellOf(other, "watch");
-            if (!setWatching(c, true)) {
-                return; // already watching it: still one notice
+            WatchNotice n = new WatchNotice(c);
+            if (!startWatch(n)) {
+                return; // already watching it, its notice not taken yet: still one notice
             }
             ActorCell.watch(c, ActorCell.this, t -> {
-                setWatching(c, false);
-                l.onTerminated(t);
+                n.msg = Objects.requireNonNull(toMessage.apply(t), "watchWith: the function returned null");
+                tellSystem(n);
             });
         }
 
@@ -780,12 +814,8 @@ abstract class ActorCell<T> implements ActorRef<T> {
             if (other instanceof ActorCell<?> || other instanceof ChildRef<?>) {
                 ActorCell<?> c = cellOf(other, "unwatch");
                 c.removeWatcher(ActorCell.this);
-                setWatching(c, false);
+                endWatch(c);
             }
-        }
-
-        private void deliver(Terminated t) {
-            tellSystem(t);
         }
 
         @Override

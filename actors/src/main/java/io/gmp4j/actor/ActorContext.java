@@ -94,9 +94,12 @@ public interface ActorContext<T> {
     /**
      * Monitors {@code other}: when it stops, this actor receives one {@link Terminated} message
      * (immediately if it has stopped already). The actor's message type must accept
-     * {@code Terminated} (use {@code Object} or {@link #watchWith} otherwise). Watching an actor
-     * already watched changes nothing: still one notice, in the first watch's form. When this
-     * actor stops, its watches end with it (no notice is sent to a dead watcher).
+     * {@code Terminated} (use {@code Object} or {@link #watchWith} otherwise). A watch lasts
+     * until this actor takes its notice from the mailbox: watching an actor already watched
+     * changes nothing (still one notice, in the first watch's form), also while the notice is
+     * queued; watching it again after the notice was received is a new watch, with its own
+     * notice. When this actor stops, its watches end with it (no notice is sent to a dead
+     * watcher).
      *
      * <pre>{@code
      * ctx.watch(worker);
@@ -116,8 +119,9 @@ public interface ActorContext<T> {
     void watchWith(ActorRef<?> other, Function<Terminated, ? extends T> toMessage);
 
     /**
-     * Stops monitoring {@code other}: no {@link Terminated} will come for it (unless already
-     * sent).
+     * Stops monitoring {@code other}: once it returns, no {@link Terminated} for it is received,
+     * not even one already queued in the mailbox (it is dropped), as in Pekko. A process actor's
+     * notice that a selective receive has already passed over stays in its stash.
      *
      * <pre>{@code
      * ctx.unwatch(worker);

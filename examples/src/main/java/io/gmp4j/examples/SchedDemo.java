@@ -28,19 +28,61 @@ final class SchedDemo {
     private SchedDemo() {
     }
 
-    static void main(String[] args) {
+    static final String USAGE = "usage: ./gmp4j run sched [--procs N] [--trace-ms M]";
+
+    /** The parsed command line: {@code procs} Ps, a schedtrace line every {@code traceMs} (0: none). */
+    record Options(int procs, long traceMs) {
+    }
+
+    /**
+     * Parses the flags.
+     *
+     * @throws IllegalArgumentException with the one-line message for the user
+     */
+    static Options parse(String... args) {
         int procs = Runtime.getRuntime().availableProcessors();
         long traceMs = 100;
         for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--procs" -> procs = Integer.parseInt(args[++i]);
-                case "--trace-ms" -> traceMs = Long.parseLong(args[++i]);
-                default -> {
-                    System.err.println("unknown flag " + args[i] + "; usage: sched [--procs N] [--trace-ms M]");
-                    System.exit(2);
+            String flag = args[i];
+            if (!flag.equals("--procs") && !flag.equals("--trace-ms")) {
+                throw new IllegalArgumentException("unknown flag " + flag);
+            }
+            if (i + 1 == args.length) {
+                throw new IllegalArgumentException(flag + " needs a value");
+            }
+            String value = args[++i];
+            long v;
+            try {
+                v = Long.parseLong(value);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(flag + " " + value + ": not a number");
+            }
+            if (flag.equals("--procs")) {
+                if (v < 1 || v > Integer.MAX_VALUE) {
+                    throw new IllegalArgumentException("--procs " + value + ": must be at least 1");
                 }
+                procs = (int) v;
+            } else {
+                if (v < 0) {
+                    throw new IllegalArgumentException("--trace-ms " + value + ": must be 0 (off) or more");
+                }
+                traceMs = v;
             }
         }
+        return new Options(procs, traceMs);
+    }
+
+    static void main(String[] args) {
+        Options o;
+        try {
+            o = parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("sched: " + e.getMessage() + "\n" + USAGE);
+            System.exit(2);
+            return;
+        }
+        int procs = o.procs();
+        long traceMs = o.traceMs();
         try (GoRuntime rt = GoRuntime.builder().name("sched-demo").maxProcs(procs).schedtrace(traceMs).build()) {
             rt.main(() -> {
                 fanOut(200_000);

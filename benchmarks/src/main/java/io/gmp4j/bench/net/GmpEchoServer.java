@@ -1,12 +1,16 @@
 package io.gmp4j.bench.net;
 
 import io.gmp4j.GoRuntime;
+import io.gmp4j.chan.Chan;
+import io.gmp4j.examples.AcceptBackoff;
 import io.gmp4j.net.Conn;
 import io.gmp4j.net.Listener;
 import io.gmp4j.net.Net;
+import io.gmp4j.net.NetClosedException;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -23,18 +27,22 @@ final class GmpEchoServer implements BenchServer {
 
     private final GoRuntime rt;
     private final Listener listener;
+    /** Closed by {@link #close}: ends an accept back-off early. */
+    private final Chan<Void> quit;
 
-    private GmpEchoServer(GoRuntime rt, Listener listener) {
+    private GmpEchoServer(GoRuntime rt, Listener listener, Chan<Void> quit) {
         this.rt = rt;
         this.listener = listener;
+        this.quit = quit;
     }
 
     static GmpEchoServer start(int procs) throws IOException {
         GoRuntime rt = GoRuntime.builder().name("echo").maxProcs(procs).build();
         try {
             Listener l = listen(rt, "127.0.0.1:0");
-            rt.go(() -> acceptLoop(rt, l));
-            return new GmpEchoServer(rt, l);
+            Chan<Void> quit = new Chan<>();
+            rt.go(() -> acceptLoop(rt, l, quit));
+            return new GmpEchoServer(rt, l, quit);
         } catch (IOException | RuntimeException e) {
             rt.close();
             throw e;
@@ -63,14 +71,27 @@ final class GmpEchoServer implements BenchServer {
         }
     }
 
-    private static void acceptLoop(GoRuntime rt, Listener l) {
+    /**
+     * Go's accept loop: returns once the listener is closed; any other accept error (out of
+     * descriptors) is logged to stderr and retried after {@link AcceptBackoff}'s delay.
+     */
+    private static void acceptLoop(GoRuntime rt, Listener l, Chan<Void> quit) {
+        AcceptBackoff backoff = new AcceptBackoff(quit);
         while (true) {
             Conn c;
             try {
                 c = l.accept();
-            } catch (IOException e) {
+            } catch (NetClosedException e) {
                 return; // the listener was closed
+            } catch (IOException e) {
+                Duration d = backoff.next();
+                System.err.println(AcceptBackoff.line("echo", e, d));
+                if (!backoff.pause(d)) {
+                    return;
+                }
+                continue;
             }
+            backoff.reset();
             rt.go(() -> echo(c));
         }
     }
@@ -95,6 +116,7 @@ final class GmpEchoServer implements BenchServer {
     @Override
     public void close() {
         listener.close();
+        quit.close();
         rt.close();
     }
 }

@@ -1,5 +1,6 @@
 package io.gmp4j.bench.net;
 
+import io.gmp4j.examples.AcceptBackoff;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -7,6 +8,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -19,6 +21,8 @@ import java.util.concurrent.ConcurrentHashMap;
 final class JdkEchoServer implements BenchServer {
     private final ServerSocket server;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    /** The accept loop's thread: {@link #close} interrupts its back-off sleep. */
+    private volatile Thread acceptor;
 
     private JdkEchoServer(ServerSocket server) {
         this.server = server;
@@ -27,18 +31,35 @@ final class JdkEchoServer implements BenchServer {
     static JdkEchoServer start() throws IOException {
         ServerSocket ss = new ServerSocket(0, 1024, InetAddress.getLoopbackAddress());
         JdkEchoServer s = new JdkEchoServer(ss);
-        Thread.ofVirtual().name("jdk-echo-accept").start(s::acceptLoop);
+        s.acceptor = Thread.ofVirtual().name("jdk-echo-accept").start(s::acceptLoop);
         return s;
     }
 
+    /**
+     * The accept loop, with the back-off of Go's ({@link AcceptBackoff}): returns once the
+     * server socket is closed; any other accept error (out of descriptors) is logged to stderr
+     * and retried after the delay, slept as a virtual thread sleeps (this is the JDK server).
+     */
     private void acceptLoop() {
+        AcceptBackoff backoff = new AcceptBackoff();
         while (true) {
             Socket s;
             try {
                 s = server.accept();
             } catch (IOException e) {
-                return; // closed
+                if (server.isClosed()) {
+                    return;
+                }
+                Duration d = backoff.next();
+                System.err.println(AcceptBackoff.line("jdk-echo", e, d));
+                try {
+                    Thread.sleep(d);
+                } catch (InterruptedException stop) {
+                    return; // close() interrupts
+                }
+                continue;
             }
+            backoff.reset();
             open.add(s);
             Thread.ofVirtual().start(() -> echo(s));
         }
@@ -72,6 +93,10 @@ final class JdkEchoServer implements BenchServer {
             server.close();
         } catch (IOException ignored) {
             // closing anyway
+        }
+        Thread a = acceptor;
+        if (a != null) {
+            a.interrupt(); // after the close: the loop sees it closed and returns
         }
         for (Socket s : open) {
             try {

@@ -55,7 +55,12 @@ public final class ChatDemo {
             String value = args[++i];
             try {
                 switch (flag) {
-                    case "--port" -> port = Integer.parseInt(value);
+                    case "--port" -> {
+                        port = Integer.parseInt(value);
+                        if (port < 0 || port > 65535) {
+                            throw new IllegalArgumentException("port " + port + " out of range 0..65535");
+                        }
+                    }
                     case "--max-clients" -> cfg = cfg.withMaxClients(Integer.parseInt(value));
                     case "--max-line" -> cfg = cfg.withMaxLine(Integer.parseInt(value));
                     case "--idle" -> cfg = cfg.withIdle(parseDuration(value));

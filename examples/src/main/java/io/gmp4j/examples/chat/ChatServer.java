@@ -1,6 +1,7 @@
 package io.gmp4j.examples.chat;
 
 import io.gmp4j.GoRuntime;
+import io.gmp4j.examples.AcceptBackoff;
 import io.gmp4j.chan.Chan;
 import io.gmp4j.chan.Recv;
 import io.gmp4j.chan.Select;
@@ -8,6 +9,7 @@ import io.gmp4j.net.Conn;
 import io.gmp4j.net.DeadlineExceededException;
 import io.gmp4j.net.Listener;
 import io.gmp4j.net.Net;
+import io.gmp4j.net.NetClosedException;
 import io.gmp4j.sync.WaitGroup;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -34,7 +36,9 @@ import java.util.regex.Pattern;
  * <h2>Goroutines</h2>
  * <ul>
  * <li>an <b>acceptor</b> ({@link Listener#accept} in a loop) that starts two goroutines per
- *     connection;</li>
+ *     connection; an accept that fails while the listener is open (out of descriptors) is
+ *     logged to stderr and tried again after a back-off ({@link AcceptBackoff}: 5 ms doubling
+ *     up to 1 s, cut short by {@link #close});</li>
  * <li>a <b>reader</b> per connection: reads lines ({@link LineIn}, with the read deadline as
  *     the idle timeout) and posts each to the hub; it never writes;</li>
  * <li>a <b>writer</b> per connection, fed by a bounded channel ({@link Config#queue} lines):
@@ -397,13 +401,22 @@ public final class ChatServer implements AutoCloseable {
 
     private void acceptLoop() {
         Select s = new Select();
+        AcceptBackoff backoff = new AcceptBackoff(quit);
         while (true) {
             Conn conn;
             try {
                 conn = listener.accept();
-            } catch (IOException e) {
-                return; // closed
+            } catch (NetClosedException e) {
+                return; // closed: the only way out
+            } catch (IOException e) { // out of descriptors (EMFILE): wait for some to close, as Go's servers do
+                Duration d = backoff.next();
+                System.err.println(AcceptBackoff.line("chat", e, d));
+                if (!backoff.pause(d)) {
+                    return; // stopping
+                }
+                continue;
             }
+            backoff.reset();
             Client c = new Client(conn, cfg.queue());
             conns.add(2);
             rt.go(() -> writer(c));

@@ -1,8 +1,10 @@
 package io.gmp4j.examples.proxy;
 
+import io.gmp4j.examples.AcceptBackoff;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 
 /**
  * Where a {@link ProxyServer} reports what happens: each closed connection with its byte
@@ -23,8 +25,11 @@ public interface ProxyLog {
     default void dialFailed(InetSocketAddress upstream, IOException why) {
     }
 
-    /** Accepting failed ({@code why}: out of file descriptors); the acceptor backs off and tries again. */
-    default void acceptFailed(IOException why) {
+    /**
+     * Accepting failed ({@code why}: out of file descriptors); the acceptor tries again after
+     * {@code retryIn} ({@link io.gmp4j.examples.AcceptBackoff}).
+     */
+    default void acceptFailed(IOException why, Duration retryIn) {
     }
 
     /** The periodic stats line is due ({@link ProxyConfig#statsInterval}). */
@@ -45,8 +50,8 @@ public interface ProxyLog {
             }
 
             @Override
-            public void acceptFailed(IOException why) {
-                out.println("accept failed, backing off: " + why.getMessage());
+            public void acceptFailed(IOException why, Duration retryIn) {
+                out.println(AcceptBackoff.line("proxy", why, retryIn));
             }
 
             @Override

@@ -3,6 +3,7 @@ package io.gmp4j.examples.proxy;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.chan.Chan;
 import io.gmp4j.chan.Select;
+import io.gmp4j.examples.AcceptBackoff;
 import io.gmp4j.examples.proxy.ConnRecord.Outcome;
 import io.gmp4j.net.Conn;
 import io.gmp4j.net.Listener;
@@ -55,8 +56,6 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ProxyServer implements AutoCloseable {
     /** Go's net/http backs off accept errors (out of file descriptors) from 5 ms up to 1 s. */
-    private static final Duration ACCEPT_BACKOFF_MIN = Duration.ofMillis(5);
-    private static final Duration ACCEPT_BACKOFF_MAX = Duration.ofSeconds(1);
     /** How long {@link #close} waits for the connections' goroutines: they were all woken, so it is a safety net. */
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(30);
 
@@ -214,7 +213,7 @@ public final class ProxyServer implements AutoCloseable {
 
     private void acceptLoop() {
         long ids = 0;
-        Duration backoff = ACCEPT_BACKOFF_MIN;
+        AcceptBackoff backoff = new AcceptBackoff(quit);
         try {
             while (true) {
                 Conn c;
@@ -223,12 +222,14 @@ public final class ProxyServer implements AutoCloseable {
                 } catch (NetClosedException e) {
                     return;
                 } catch (IOException e) { // out of file descriptors: wait for some to close
-                    log.acceptFailed(e);
-                    Time.sleep(backoff);
-                    backoff = backoff.multipliedBy(2).compareTo(ACCEPT_BACKOFF_MAX) > 0 ? ACCEPT_BACKOFF_MAX : backoff.multipliedBy(2);
+                    Duration d = backoff.next();
+                    log.acceptFailed(e, d);
+                    if (!backoff.pause(d)) {
+                        return; // closing
+                    }
                     continue;
                 }
-                backoff = ACCEPT_BACKOFF_MIN;
+                backoff.reset();
                 Session s = new Session(++ids, c, upstreams, counters, cfg.idleTimeout());
                 counters.active.increment(); // before total: see Counters.snapshot
                 counters.total.increment();

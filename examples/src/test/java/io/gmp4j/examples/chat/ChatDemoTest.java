@@ -43,6 +43,9 @@ class ChatDemoTest {
         assertEquals("--queue takes a number, not 'many'", error("--queue", "many"));
         assertEquals("--queue: maxClients, maxLine and queue must be >= 1", error("--queue", "0"));
         assertEquals("unknown flag --slow", error("--slow", "drop"));
+        assertEquals("--port: port 70000 out of range 0..65535", error("--port", "70000"));
+        assertEquals("--port: port -1 out of range 0..65535", error("--port", "-1"));
+        assertEquals("--port takes a number, not 'http'", error("--port", "http"));
     }
 
     /** The real program: a bad policy prints the reason and the usage on stderr and exits with 2. */
