@@ -54,7 +54,9 @@ public final class CpuAffinity {
         }
         if (!CpuAffinity.class.getModule().isNativeAccessEnabled()) {
             throw new IllegalStateException("pinning carriers to CPUs calls sched_setaffinity through the FFM API "
-                    + "and needs the JVM flag --enable-native-access=ALL-UNNAMED (./gmp4j passes it)");
+                    + "and needs the JVM flag --enable-native-access=ALL-UNNAMED: add it to the java command line, "
+                    + "surefire's argLine, exec-maven-plugin's arguments or the IDE's VM options, or put "
+                    + "Enable-Native-Access: ALL-UNNAMED in an executable jar's manifest");
         }
         Linker linker = Linker.nativeLinker();
         FunctionDescriptor sig = FunctionDescriptor.of(ValueLayout.JAVA_INT,
