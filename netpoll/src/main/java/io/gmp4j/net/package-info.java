@@ -79,9 +79,10 @@
  *
  * <p>By default (epoll only; {@code -Dgmp4j.netpoll.directWrite=false} turns it off), Go's
  * write path: while the loop holds none of a connection's bytes, the writing goroutine makes
- * the {@code write} syscall itself, on a duplicate of the socket's descriptor that it alone closes (the loop may
- * close the channel's own descriptor at any time, and the kernel reuses numbers; so each
- * connection holds two descriptors); what the kernel does not take, and every write after it
+ * the {@code write} syscall itself, on the channel's own descriptor, holding a reference that
+ * the loop's close of the descriptor waits for (Go's {@code fdMutex}: the kernel reuses
+ * numbers, so a write racing the close could otherwise land in another connection); one
+ * descriptor per connection. What the kernel does not take, and every write after it
  * until the loop has sent everything, goes through the loop. It takes the hand-off of each
  * write and the loop turn it asked for out of a request/response exchange: echo 1.14x at 16
  * connections and 1.00-1.07x at 256 (measured in one process switching the path every 500
