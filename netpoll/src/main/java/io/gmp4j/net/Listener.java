@@ -40,7 +40,15 @@ public final class Listener implements AutoCloseable {
     private int maxOpen;
     /** Connections returned by accept and not yet closed, counted only under a limit. */
     private int open;
-    private IOException error;
+    /**
+     * Channels the kernel's accept returned that are not yet in {@code backlog} (each is
+     * registered on its own loop first, then offered): counted on the server channel's loop,
+     * taken off by {@link #offer}. While any are on their way, an accept failure is not
+     * reported and no further accept is asked for: the acceptors get those first.
+     */
+    private int inFlight;
+    /** The last accept's failure on the loop (descriptors exhausted, say), for the next {@link #accept} to throw. */
+    private Throwable error;
 
     Listener(Poller poller) {
         this.poller = poller;
@@ -53,7 +61,20 @@ public final class Listener implements AutoCloseable {
     /**
      * Waits for and returns the next connection.
      *
+     * <p>The failures, as Go's accept loop tells them apart:
+     * <ul>
+     *   <li>{@link NetClosedException} ({@code accept tcp 127.0.0.1:7000: use of closed network
+     *       connection}, Go's {@code net.ErrClosed}): the listener is closed; stop accepting.</li>
+     *   <li>a {@link java.net.SocketException} for which {@link Net#isTemporary} is true,
+     *       {@code accept tcp 127.0.0.1:7000: accept4: too many open files} (EMFILE; ENFILE
+     *       reads "too many open files in system"): the process is out of descriptors. The
+     *       listener stays open and the connection stays in the kernel's backlog; pause (Go's
+     *       {@code net/http} sleeps 5 ms, doubling to 1 s) and call accept again, which succeeds
+     *       once descriptors are free. Each failure is reported to one accept.</li>
+     * </ul>
+     *
      * @throws NetClosedException when the listener is closed (also for an accept parked at the time)
+     * @throws java.net.SocketException when the kernel's accept failed ({@link Net#isTemporary}: retry)
      */
     public Conn accept() throws IOException {
         Waiter w = null;
@@ -74,10 +95,9 @@ public final class Listener implements AutoCloseable {
                     return c;
                 }
                 if (error != null) {
-                    IOException e = new IOException("accept " + this + ": " + error.getMessage());
-                    e.initCause(error);
-                    error = null; // a transient failure (EMFILE): report once, then try again
-                    throw e;
+                    Throwable cause = error;
+                    error = null; // reported once; the next accept asks the kernel again
+                    throw NetErrors.accept(toString(), cause);
                 }
                 if (w != null && w.reusable()) {
                     w.reset();
@@ -200,6 +220,7 @@ public final class Listener implements AutoCloseable {
         ArrayList<Waiter> wake;
         lock.lock();
         try {
+            inFlight--;
             if (!closed) {
                 backlog.addLast(c);
                 wake = Waiters.take(acceptors);
@@ -230,11 +251,22 @@ public final class Listener implements AutoCloseable {
     @Override
     public String toString() {
         InetSocketAddress a = server == null ? null : (InetSocketAddress) server.localAddress();
-        return "tcp " + (a == null ? "?" : a.getAddress().getHostAddress() + ":" + a.getPort());
+        return "tcp " + (a == null ? "?" : NetErrors.hostPort(a));
     }
 
     /** The server channel's handler, ahead of Netty's acceptor; runs on the poller thread. */
     final class Handler extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object child) {
+            lock.lock();
+            try {
+                inFlight++; // before the acceptor registers it: offer comes after
+            } finally {
+                lock.unlock();
+            }
+            ctx.fireChannelRead(child);
+        }
+
         @Override
         public void channelReadComplete(ChannelHandlerContext ctx) {
             boolean again;
@@ -242,7 +274,8 @@ public final class Listener implements AutoCloseable {
             try {
                 acceptRequested = false;
                 // Acceptors that arrived during the burst, or a burst that accepted nothing.
-                again = backlog.isEmpty() && !acceptors.isEmpty() && !closed && (maxOpen == 0 || open < maxOpen);
+                again = backlog.isEmpty() && inFlight == 0 && !acceptors.isEmpty() && !closed
+                        && (maxOpen == 0 || open < maxOpen);
                 if (again) {
                     acceptRequested = true;
                 }
@@ -260,8 +293,14 @@ public final class Listener implements AutoCloseable {
             ArrayList<Waiter> wake;
             lock.lock();
             try {
-                error = cause instanceof IOException io ? io : new IOException(cause);
                 acceptRequested = false;
+                if (acceptors.isEmpty() || inFlight > 0) {
+                    // Nobody waits, or connections of this burst are on their way to them: an
+                    // accept that finds the backlog empty later asks the kernel itself, so it
+                    // must not inherit this failure.
+                    return;
+                }
+                error = cause;
                 wake = Waiters.take(acceptors);
             } finally {
                 lock.unlock();
