@@ -42,6 +42,15 @@ final class NetErrors {
     private NetErrors() {
     }
 
+    /**
+     * Loads the classes of the error path now: a process out of descriptors cannot open a
+     * class file (classes read from a directory; a jar stays open), and its first
+     * "too many open files" would fail as a {@code NoClassDefFoundError} instead.
+     */
+    static void load() {
+        isTemporary(conn("load", "read", new IOException("read(..) failed: Connection reset by peer")));
+    }
+
     /** See {@link Net#isTemporary}: read from our own message's end, so a copy of the exception answers alike. */
     static boolean isTemporary(Throwable e) {
         if (e instanceof DeadlineExceededException) {
