@@ -3,6 +3,7 @@ package io.gmp4j.net;
 import io.gmp4j.runtime.ShortLock;
 import io.gmp4j.runtime.Waiter;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 
@@ -10,6 +11,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
 
 /**
  * A TCP listener: Go's {@code net.Listener}. {@link #accept} parks the calling goroutine until
@@ -42,11 +44,13 @@ public final class Listener implements AutoCloseable {
     private int open;
     /**
      * Channels the kernel's accept returned that are not yet in {@code backlog} (each is
-     * registered on its own loop first, then offered): counted on the server channel's loop,
-     * taken off by {@link #offer}. While any are on their way, an accept failure is not
-     * reported and no further accept is asked for: the acceptors get those first.
+     * registered on its own loop first, then offered): added on the server channel's loop,
+     * removed by {@link #offer}, or by {@link #gone} for one that closed on the way (its
+     * registration failed). While any are on their way, an accept failure is not reported and
+     * no further accept is asked for: the acceptors get those first.
      */
-    private int inFlight;
+    private final HashSet<Channel> arriving = new HashSet<>();
+    private final ChannelFutureListener gone = f -> gone(f.channel());
     /** The last accept's failure on the loop (descriptors exhausted, say), for the next {@link #accept} to throw. */
     private Throwable error;
 
@@ -220,7 +224,7 @@ public final class Listener implements AutoCloseable {
         ArrayList<Waiter> wake;
         lock.lock();
         try {
-            inFlight--;
+            arriving.remove(c.ch);
             if (!closed) {
                 backlog.addLast(c);
                 wake = Waiters.take(acceptors);
@@ -235,6 +239,23 @@ public final class Listener implements AutoCloseable {
             return;
         }
         Waiters.wakeAll(wake);
+    }
+
+    /**
+     * An accepted channel closed: if it never reached the backlog (its registration failed),
+     * the acceptors that counted on it look again (they ask the kernel for the next).
+     */
+    private void gone(Channel ch) {
+        ArrayList<Waiter> wake;
+        lock.lock();
+        try {
+            wake = arriving.remove(ch) ? Waiters.take(acceptors) : null;
+        } finally {
+            lock.unlock();
+        }
+        if (wake != null) {
+            Waiters.wakeAll(wake);
+        }
     }
 
     /** Acceptors parked now (tests). */
@@ -257,13 +278,15 @@ public final class Listener implements AutoCloseable {
     /** The server channel's handler, ahead of Netty's acceptor; runs on the poller thread. */
     final class Handler extends ChannelInboundHandlerAdapter {
         @Override
-        public void channelRead(ChannelHandlerContext ctx, Object child) {
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            Channel child = (Channel) msg;
             lock.lock();
             try {
-                inFlight++; // before the acceptor registers it: offer comes after
+                arriving.add(child); // before the acceptor registers it: offer comes after
             } finally {
                 lock.unlock();
             }
+            child.closeFuture().addListener(gone);
             ctx.fireChannelRead(child);
         }
 
@@ -274,7 +297,7 @@ public final class Listener implements AutoCloseable {
             try {
                 acceptRequested = false;
                 // Acceptors that arrived during the burst, or a burst that accepted nothing.
-                again = backlog.isEmpty() && inFlight == 0 && !acceptors.isEmpty() && !closed
+                again = backlog.isEmpty() && arriving.isEmpty() && !acceptors.isEmpty() && !closed
                         && (maxOpen == 0 || open < maxOpen);
                 if (again) {
                     acceptRequested = true;
@@ -290,11 +313,17 @@ public final class Listener implements AutoCloseable {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            // A burst that accepted nothing leaves its read armed (Netty clears readPending only
+            // when it accepts one), as may readComplete's request above: it would take the next
+            // descriptor freed for a connection nobody asked for. Turning autoRead on and off
+            // clears the pending read (autoReadCleared); a later accept asks again.
+            ctx.channel().config().setAutoRead(true);
+            ctx.channel().config().setAutoRead(false);
             ArrayList<Waiter> wake;
             lock.lock();
             try {
                 acceptRequested = false;
-                if (acceptors.isEmpty() || inFlight > 0) {
+                if (acceptors.isEmpty() || !arriving.isEmpty()) {
                     // Nobody waits, or connections of this burst are on their way to them: an
                     // accept that finds the backlog empty later asks the kernel itself, so it
                     // must not inherit this failure.
