@@ -506,13 +506,13 @@ public final class Conn implements AutoCloseable {
                 throw new NetClosedException("write " + this);
             }
             if (writeShut) {
-                throw new SocketException("write " + this + ": broken pipe (write side shut by closeWrite)");
+                throw new SocketException("write " + this + ": write: broken pipe"); // Go's EPIPE after CloseWrite
             }
             if (error != null) {
                 throw copy(error);
             }
             if (inactive) {
-                throw new SocketException("write " + this + ": broken pipe");
+                throw new SocketException("write " + this + ": write: broken pipe");
             }
             if (writeDeadlineSet && writeDeadline - System.nanoTime() <= 0) {
                 throw new DeadlineExceededException("write " + this);

@@ -90,12 +90,20 @@
  * scheduler race that the path made likelier ({@link DirectWriter#enabled}).
  *
  * <h2>Errors</h2>
- * Java's exception types with Go's messages: {@link java.net.ConnectException}
- * ("connection refused"), {@link java.net.SocketException} ("connection reset by peer",
- * "broken pipe"), {@link io.gmp4j.net.DeadlineExceededException} ("i/o timeout", a
+ * Java's exception types with Go's messages, {@code op tcp address: syscall: text}, addresses
+ * as {@code host:port} ({@code [::1]:port}), Netty's or the JDK's exception as the cause:
+ * {@link java.net.ConnectException} ("dial tcp 127.0.0.1:9: connect: connection refused"),
+ * {@link java.net.BindException} ("listen tcp 127.0.0.1:7000: bind: address already in use"),
+ * {@link java.net.SocketException} ("read tcp 127.0.0.1:5000->127.0.0.1:41222: read:
+ * connection reset by peer", "write: broken pipe", "dial tcp 127.0.0.1:9: socket: too many
+ * open files", "accept tcp 127.0.0.1:7000: accept4: too many open files"),
+ * {@link io.gmp4j.net.DeadlineExceededException} ("dial tcp 127.0.0.1:9: i/o timeout", a
  * {@link java.net.SocketTimeoutException}), {@link io.gmp4j.net.NetClosedException} ("use of
- * closed network connection"); end of stream is a read of -1. Closing a listener or
- * connection wakes every goroutine parked on it with {@code NetClosedException}.
+ * closed network connection", Go's {@code net.ErrClosed}); end of stream is a read of -1.
+ * {@link io.gmp4j.net.Net#isTemporary} is Go's {@code net.Error.Temporary()}: descriptors
+ * exhausted and timeouts, after which an accept loop pauses and accepts again
+ * ({@link io.gmp4j.net.Listener#accept}). Closing a listener or connection wakes every
+ * goroutine parked on it with {@code NetClosedException}.
  *
  * <h2>Helpers</h2>
  * {@link io.gmp4j.net.Listener#limit} (Go's {@code netutil.LimitListener}),

@@ -133,6 +133,21 @@ class NetErrorsTest extends NetTestBase {
     }
 
     @Test
+    void aWriteAfterCloseWriteIsABrokenPipe() throws Exception {
+        Conn[] p = ConnTest.pair();
+        try {
+            go(() -> {
+                p[0].closeWrite();
+                SocketException e = assertThrows(SocketException.class, () -> p[0].write(new byte[1]));
+                assertEquals("write " + p[0] + ": write: broken pipe", e.getMessage());
+            });
+        } finally {
+            p[0].close();
+            p[1].close();
+        }
+    }
+
+    @Test
     void aClosedListenerIsNotTemporary() throws Exception {
         go(() -> {
             Listener l = Net.listen("127.0.0.1:0");
