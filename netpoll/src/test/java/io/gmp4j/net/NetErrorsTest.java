@@ -40,6 +40,36 @@ class NetErrorsTest extends NetTestBase {
         assertEquals("nowhere.invalid:5", NetErrors.hostPort(InetSocketAddress.createUnresolved("nowhere.invalid", 5)));
     }
 
+    /**
+     * IPv6 loopback in brackets: a listener's address, and a dial refused after it closed; a
+     * host without IPv6 gets Go's bind error for the address instead.
+     */
+    @Test
+    void ipv6AddressesInBrackets() throws Exception {
+        go(() -> {
+            Listener l;
+            try {
+                l = Net.listen("[::1]:0");
+            } catch (BindException noV6) {
+                assertEquals("listen tcp [::1]:0: bind: cannot assign requested address", noV6.getMessage());
+                return;
+            }
+            String addr = "[::1]:" + l.address().getPort();
+            assertEquals("tcp " + addr, l.toString());
+            try (Conn c = Net.dial(addr); Conn s = l.accept()) {
+                assertEquals("tcp " + addr + "->[::1]:" + c.localAddress().getPort(), s.toString());
+            } finally {
+                l.close();
+            }
+            try (Socket holder = new Socket()) { // bound, never listening: refused, and no one else gets the port
+                holder.bind(new InetSocketAddress(InetAddress.getByName("::1"), 0));
+                String refused = "[::1]:" + holder.getLocalPort();
+                ConnectException e = assertThrows(ConnectException.class, () -> Net.dial(refused));
+                assertEquals("dial tcp " + refused + ": connect: connection refused", e.getMessage());
+            }
+        });
+    }
+
     @Test
     void aRefusedDial() throws Exception {
         try (Socket holder = TestSupport.refusingPort()) {
