@@ -506,13 +506,13 @@ public final class Conn implements AutoCloseable {
                 throw new NetClosedException("write " + this);
             }
             if (writeShut) {
-                throw new SocketException("write " + this + ": broken pipe (write side shut by closeWrite)");
+                throw new SocketException("write " + this + ": write: broken pipe"); // Go's EPIPE after CloseWrite
             }
             if (error != null) {
                 throw copy(error);
             }
             if (inactive) {
-                throw new SocketException("write " + this + ": broken pipe");
+                throw new SocketException("write " + this + ": write: broken pipe");
             }
             if (writeDeadlineSet && writeDeadline - System.nanoTime() <= 0) {
                 throw new DeadlineExceededException("write " + this);
@@ -891,14 +891,7 @@ public final class Conn implements AutoCloseable {
 
     @Override
     public String toString() {
-        return name + " " + fmt(ch.localAddress()) + "->" + fmt(ch.remoteAddress());
-    }
-
-    private static String fmt(java.net.SocketAddress a) {
-        if (a instanceof InetSocketAddress i && i.getAddress() != null) {
-            return i.getAddress().getHostAddress() + ":" + i.getPort();
-        }
-        return String.valueOf(a);
+        return name + " " + NetErrors.hostPort(ch.localAddress()) + "->" + NetErrors.hostPort(ch.remoteAddress());
     }
 
     // =====================================================================================
@@ -943,15 +936,9 @@ public final class Conn implements AutoCloseable {
         return c;
     }
 
+    /** A failure of the socket, in Go's words ({@link NetErrors#conn}); {@code op} starts with "read" or "write". */
     static IOException translate(String op, Throwable cause) {
-        String m = String.valueOf(cause.getMessage()).toLowerCase(java.util.Locale.ROOT);
-        if (m.contains("reset")) {
-            return (IOException) new SocketException(op + ": connection reset by peer").initCause(cause);
-        }
-        if (m.contains("broken pipe")) {
-            return (IOException) new SocketException(op + ": broken pipe").initCause(cause);
-        }
-        return cause instanceof IOException io ? io : new IOException(op + ": " + cause, cause);
+        return NetErrors.conn(op, op.startsWith("write") ? "write" : "read", cause);
     }
 
     // =====================================================================================

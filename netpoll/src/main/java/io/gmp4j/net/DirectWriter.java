@@ -1,5 +1,6 @@
 package io.gmp4j.net;
 
+import io.gmp4j.runtime.ShortLock;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
@@ -7,13 +8,9 @@ import io.netty.channel.unix.FileDescriptor;
 import io.netty.channel.unix.UnixChannel;
 
 import java.io.IOException;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A connection's socket as the writing goroutine sees it: Go's write path, where the goroutine
@@ -22,34 +19,35 @@ import java.util.concurrent.atomic.AtomicInteger;
  * queued on the loop, and hands the loop only what the kernel did not take, so the bytes stay
  * in order and a slow peer still meets Netty's watermarks.
  *
- * <h2>Why a second descriptor</h2>
- * The loop closes the channel's descriptor on its own schedule (a reset read, a close, the
- * loop's shutdown), and the kernel may hand that number to the next socket at once: a write
- * racing the close could land in another connection. So the writer writes to a duplicate (close-on-exec)
- * of the descriptor that it alone owns, and closes it only when the channel has closed and no
- * write is in flight ({@link #state}). Closing the channel's own descriptor takes the socket
- * out of epoll (Netty deletes it first) but sends no FIN while the duplicate is open; the
- * channel's close listener closes the duplicate right after, on the same loop turn.
+ * <h2>The channel's own descriptor, and Go's fdMutex</h2>
+ * The goroutine writes on the channel's descriptor, while the loop closes it on its own
+ * schedule (a reset read, a close, the loop's shutdown), and the kernel may hand the number to
+ * the next socket at once: a write racing the close could land in another connection. So each
+ * write holds a reference on the descriptor ({@link #state} HELD, one writer at a time: the
+ * Conn's write lock serialises writes), and the close waits for it, as Go's {@code fdMutex}
+ * makes {@code Close} wait for the reads and writes in flight before the real {@code close(2)}:
+ * every close of a registered epoll channel's descriptor ({@code AbstractEpollChannel.doClose},
+ * whatever started it: {@code close()}, {@code closeForcibly()}, a read or write error, the
+ * loop's shutdown) first cancels the channel's registration on the loop, and the cancel
+ * ({@link EpollKeepRegistered}) calls {@link #closing}, which takes the reference (waiting, as
+ * a {@link ShortLock} waiter, for a write in flight: a non-blocking syscall of microseconds)
+ * and keeps it for good. The number cannot be reused before {@code close(2)}, which comes
+ * after. A writer is opened only for a channel whose registration is one of ours, so no
+ * channel with a writer is closed without that cancel; Netty closes a descriptor off the loop,
+ * before the cancel, only with {@code SO_LINGER} set, which no {@link Conn} sets.
  *
- * <p>Epoll channels only; NIO channels, or a process whose {@code fcntl} cannot be linked, get
- * no writer ({@link #open} returns null) and every write goes through the loop; so does a
- * process started with {@code -Dgmp4j.netpoll.directWrite=false} ({@link #enabled}).
+ * <p>Epoll channels only; NIO channels get no writer ({@link #open} returns null) and every
+ * write goes through the loop; so does a process started with
+ * {@code -Dgmp4j.netpoll.directWrite=false} ({@link #enabled}).
  */
 final class DirectWriter {
     /**
-     * On by default, off with {@code -Dgmp4j.netpoll.directWrite=false}. It was opt-in from
-     * 2026-12-01 to 2026-12-02 because the proxy benchmark failed now and then with it on (a
-     * FIN nobody asked for, answers never relayed). The cause was the scheduler's, not this
-     * path's: a poll goroutine's batch kept on the M, which could strand a readied goroutine
-     * ({@code Scheduler.beginBatch}; {@code benchmarks/debug/early-close/} has the hunt). The
-     * path made it likelier, not possible. Netty's lost epoll registration, which the path also
-     * made likelier, is worked around ({@link EpollKeepRegistered}, pinned by
-     * {@code ConnTest.writesAfterThePeersFinAllArrive}). Read when a connection opens.
+     * On by default, off with {@code -Dgmp4j.netpoll.directWrite=false}. Netty's lost epoll
+     * registration, which this path made likelier, is worked around
+     * ({@link EpollKeepRegistered}, pinned by {@code ConnTest.writesAfterThePeersFinAllArrive}).
+     * Read when a connection opens.
      */
     static volatile boolean enabled = !"false".equals(System.getProperty("gmp4j.netpoll.directWrite"));
-    /** Linux's {@code F_DUPFD_CLOEXEC} (fcntl.h): duplicate to the lowest free descriptor, close-on-exec set. */
-    private static final int F_DUPFD_CLOEXEC = 1030;
-    private static final MethodHandle DUP = linkDup();
 
     /**
      * Writes of at most this many bytes are copied into the writer's {@link #scratch} memory and
@@ -58,50 +56,68 @@ final class DirectWriter {
      */
     static final int SCRATCH_BYTES = 4096;
 
-    private static final int INFLIGHT = 1;
+    /** No write in flight, the descriptor open. */
+    private static final int FREE = 0;
+    /** A write uses the descriptor, or {@link #closing} is taking it. */
+    private static final int HELD = 1;
+    /** The descriptor is being closed or is closed: no write starts. */
     private static final int CLOSED = 2;
+    private static final VarHandle STATE;
 
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(DirectWriter.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The channel's own descriptor (Netty's object; its {@code close} is Netty's). */
     private final FileDescriptor fd;
     private final ByteBufAllocator alloc;
     /**
      * Native memory for small writes ({@link #writeSmall}), allocated at the first one: only a
-     * write in flight uses it (writes are serialised by the Conn's write lock), and it is
-     * released with the descriptor, when no write is in flight and none can start.
+     * write in flight uses it, and {@link #closing} releases it, when no write is in flight and
+     * none can start.
      */
     private ByteBuf scratch;
     /**
-     * INFLIGHT while a write uses {@link #fd}, CLOSED once the channel closed. Invariant: the
-     * descriptor is closed exactly once, by whoever clears the last of the two conditions that
-     * keep it open: {@link #close} if no write is in flight, else the write that ends after it.
+     * FREE, HELD or CLOSED. Invariants: a write makes its syscall only between its
+     * {@code FREE -> HELD} CAS and its release store of FREE; CLOSED is set only by
+     * {@link #closing}, on the loop, after it took HELD itself, so no write is in flight then
+     * and none starts after; {@code close(2)} of {@link #fd} comes after {@link #closing}
+     * returned. So every write's syscall completed before the descriptor's number was free.
      */
-    private final AtomicInteger state = new AtomicInteger();
+    @SuppressWarnings("unused") // through STATE
+    private volatile int state;
 
-    private DirectWriter(int fd, ByteBufAllocator alloc) {
-        this.fd = new FileDescriptor(fd);
+    private DirectWriter(FileDescriptor fd, ByteBufAllocator alloc) {
+        this.fd = fd;
         this.alloc = alloc;
     }
 
     /**
      * A writer for {@code ch}'s socket, closed with the channel; null where writes must go
-     * through the loop. Called on the channel's loop (from its initializer), where the channel's
-     * descriptor cannot be closed between the check and the {@code dup}: every close runs there.
+     * through the loop (NIO, the path turned off, or a registration that is not ours). Called
+     * on the channel's loop (from its initializer), where the channel cannot close between the
+     * check and the hook: every close runs there.
      */
     static DirectWriter open(Channel ch) {
-        if (!enabled || DUP == null || !(ch instanceof UnixChannel u) || !u.fd().isOpen()) {
+        if (!enabled || !(ch instanceof UnixChannel u) || !u.fd().isOpen()) {
             return null;
         }
-        int dup;
-        try {
-            dup = (int) DUP.invokeExact(u.fd().intValue());
-        } catch (Throwable t) {
-            return null;
-        }
-        if (dup < 0) {
-            return null; // EMFILE and friends: this connection writes through the loop
-        }
-        DirectWriter w = new DirectWriter(dup, ch.alloc());
-        ch.closeFuture().addListener(f -> w.close());
-        return w;
+        DirectWriter w = new DirectWriter(u.fd(), ch.alloc());
+        return EpollKeepRegistered.closeFirst(ch, w) ? w : null;
+    }
+
+    /** Takes the descriptor for one write: false once it is closing (the caller goes through the loop). */
+    private boolean acquire() {
+        return STATE.compareAndSet(this, FREE, HELD);
+    }
+
+    /** Ends a write: the release store publishes "no write in flight" to {@link #closing}'s CAS. */
+    private void release() {
+        STATE.setRelease(this, FREE);
     }
 
     /**
@@ -113,8 +129,8 @@ final class DirectWriter {
      * @throws IOException when the socket failed (reset by peer, broken pipe)
      */
     boolean write(ByteBuf buf) throws IOException {
-        if (!state.compareAndSet(0, INFLIGHT)) {
-            return false; // CLOSED; writes are serialised by the Conn's write lock, so never INFLIGHT
+        if (!acquire()) {
+            return false; // closing: writes are serialised by the Conn's write lock, so HELD is closing's
         }
         try {
             // EAGAIN reads as 0 bytes: the caller hands the whole buffer to the loop.
@@ -122,9 +138,7 @@ final class DirectWriter {
             buf.skipBytes(n);
             return true;
         } finally {
-            if ((state.getAndUpdate(s -> s & ~INFLIGHT) & CLOSED) != 0) {
-                closeQuietly();
-            }
+            release();
         }
     }
 
@@ -148,7 +162,7 @@ final class DirectWriter {
 
     /** Copies {@code b[off, off+len)}, or else {@code src}'s remaining bytes, into the scratch memory and writes them. */
     private int writeScratch(byte[] b, ByteBuffer src, int off, int len) throws IOException {
-        if (!state.compareAndSet(0, INFLIGHT)) {
+        if (!acquire()) {
             return -1;
         }
         try {
@@ -165,9 +179,7 @@ final class DirectWriter {
             }
             return fd.writeAddress(s.memoryAddress(), 0, len);
         } finally {
-            if ((state.getAndUpdate(x -> x & ~INFLIGHT) & CLOSED) != 0) {
-                closeQuietly();
-            }
+            release();
         }
     }
 
@@ -185,49 +197,25 @@ final class DirectWriter {
         return s;
     }
 
-    /** The duplicate descriptor's number (for tests: its flags in {@code /proc/self/fdinfo}). */
-    int descriptor() {
-        return fd.intValue();
-    }
-
-    /** The channel closed: close the duplicate now, or let the write in flight close it. */
-    private void close() {
-        int old = state.getAndUpdate(s -> s | CLOSED);
-        if ((old & (CLOSED | INFLIGHT)) == 0) {
-            closeQuietly();
+    /**
+     * The channel's descriptor is about to be closed (on its loop, from the registration's
+     * cancel, right before Netty's {@code close(2)}): waits for the write in flight, if any, and
+     * from then on no write starts. Idempotent (Netty cancels a closing channel's registration
+     * twice).
+     */
+    void closing() {
+        if ((int) STATE.getVolatile(this) == CLOSED) {
+            return; // only this method, on the loop, sets CLOSED
         }
-    }
-
-    private void closeQuietly() {
+        if (!STATE.compareAndSet(this, FREE, HELD)) {
+            // A write in flight: it never parks and makes one non-blocking syscall, so this
+            // waits for a running thread, as a ShortLock waiter does.
+            ShortLock.acquireSlow(STATE, this, true);
+        }
         if (scratch != null) {
-            scratch.release(); // no write is in flight and none can start: CLOSED is set
+            scratch.release(); // HELD by us: no write is in flight, none can start
             scratch = null;
         }
-        try {
-            fd.close();
-        } catch (IOException ignored) {
-            // the descriptor is ours and valid; close reports only what the socket already did
-        }
-    }
-
-    /**
-     * A duplicate of a descriptor with close-on-exec set, as libc's {@code fcntl(fd,
-     * F_DUPFD_CLOEXEC, 0)}; null where the linker cannot find it. Not plain {@code dup}, which
-     * clears close-on-exec: a process started by a fork and exec (outside the JDK's launcher,
-     * which closes every descriptor itself) would inherit the duplicate and hold the connection
-     * open, so the peer would see no FIN when we close.
-     */
-    private static MethodHandle linkDup() {
-        try {
-            Linker linker = Linker.nativeLinker();
-            return linker.defaultLookup().find("fcntl")
-                    .map(f -> linker.downcallHandle(f,
-                            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT),
-                            Linker.Option.firstVariadicArg(2)))
-                    .map(h -> MethodHandles.insertArguments(h, 1, F_DUPFD_CLOEXEC, 0))
-                    .orElse(null);
-        } catch (RuntimeException | LinkageError e) {
-            return null;
-        }
+        STATE.setVolatile(this, CLOSED);
     }
 }

@@ -3,6 +3,7 @@ package io.gmp4j.net;
 import io.gmp4j.runtime.ShortLock;
 import io.gmp4j.runtime.Waiter;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 
@@ -10,6 +11,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
 
 /**
  * A TCP listener: Go's {@code net.Listener}. {@link #accept} parks the calling goroutine until
@@ -40,7 +42,17 @@ public final class Listener implements AutoCloseable {
     private int maxOpen;
     /** Connections returned by accept and not yet closed, counted only under a limit. */
     private int open;
-    private IOException error;
+    /**
+     * Channels the kernel's accept returned that are not yet in {@code backlog} (each is
+     * registered on its own loop first, then offered): added on the server channel's loop,
+     * removed by {@link #offer}, or by {@link #gone} for one that closed on the way (its
+     * registration failed). While any are on their way, an accept failure is not reported and
+     * no further accept is asked for: the acceptors get those first.
+     */
+    private final HashSet<Channel> arriving = new HashSet<>();
+    private final ChannelFutureListener gone = f -> gone(f.channel());
+    /** The last accept's failure on the loop (descriptors exhausted, say), for the next {@link #accept} to throw. */
+    private Throwable error;
 
     Listener(Poller poller) {
         this.poller = poller;
@@ -53,7 +65,20 @@ public final class Listener implements AutoCloseable {
     /**
      * Waits for and returns the next connection.
      *
+     * <p>The failures, as Go's accept loop tells them apart:
+     * <ul>
+     *   <li>{@link NetClosedException} ({@code accept tcp 127.0.0.1:7000: use of closed network
+     *       connection}, Go's {@code net.ErrClosed}): the listener is closed; stop accepting.</li>
+     *   <li>a {@link java.net.SocketException} for which {@link Net#isTemporary} is true,
+     *       {@code accept tcp 127.0.0.1:7000: accept4: too many open files} (EMFILE; ENFILE
+     *       reads "too many open files in system"): the process is out of descriptors. The
+     *       listener stays open and the connection stays in the kernel's backlog; pause (Go's
+     *       {@code net/http} sleeps 5 ms, doubling to 1 s) and call accept again, which succeeds
+     *       once descriptors are free. Each failure is reported to one accept.</li>
+     * </ul>
+     *
      * @throws NetClosedException when the listener is closed (also for an accept parked at the time)
+     * @throws java.net.SocketException when the kernel's accept failed ({@link Net#isTemporary}: retry)
      */
     public Conn accept() throws IOException {
         Waiter w = null;
@@ -74,10 +99,9 @@ public final class Listener implements AutoCloseable {
                     return c;
                 }
                 if (error != null) {
-                    IOException e = new IOException("accept " + this + ": " + error.getMessage());
-                    e.initCause(error);
-                    error = null; // a transient failure (EMFILE): report once, then try again
-                    throw e;
+                    Throwable cause = error;
+                    error = null; // reported once; the next accept asks the kernel again
+                    throw NetErrors.accept(toString(), cause);
                 }
                 if (w != null && w.reusable()) {
                     w.reset();
@@ -200,6 +224,7 @@ public final class Listener implements AutoCloseable {
         ArrayList<Waiter> wake;
         lock.lock();
         try {
+            arriving.remove(c.ch);
             if (!closed) {
                 backlog.addLast(c);
                 wake = Waiters.take(acceptors);
@@ -216,6 +241,23 @@ public final class Listener implements AutoCloseable {
         Waiters.wakeAll(wake);
     }
 
+    /**
+     * An accepted channel closed: if it never reached the backlog (its registration failed),
+     * the acceptors that counted on it look again (they ask the kernel for the next).
+     */
+    private void gone(Channel ch) {
+        ArrayList<Waiter> wake;
+        lock.lock();
+        try {
+            wake = arriving.remove(ch) ? Waiters.take(acceptors) : null;
+        } finally {
+            lock.unlock();
+        }
+        if (wake != null) {
+            Waiters.wakeAll(wake);
+        }
+    }
+
     /** Acceptors parked now (tests). */
     int parkedAcceptors() {
         lock.lock();
@@ -230,11 +272,24 @@ public final class Listener implements AutoCloseable {
     @Override
     public String toString() {
         InetSocketAddress a = server == null ? null : (InetSocketAddress) server.localAddress();
-        return "tcp " + (a == null ? "?" : a.getAddress().getHostAddress() + ":" + a.getPort());
+        return "tcp " + (a == null ? "?" : NetErrors.hostPort(a));
     }
 
     /** The server channel's handler, ahead of Netty's acceptor; runs on the poller thread. */
     final class Handler extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            Channel child = (Channel) msg;
+            lock.lock();
+            try {
+                arriving.add(child); // before the acceptor registers it: offer comes after
+            } finally {
+                lock.unlock();
+            }
+            child.closeFuture().addListener(gone);
+            ctx.fireChannelRead(child);
+        }
+
         @Override
         public void channelReadComplete(ChannelHandlerContext ctx) {
             boolean again;
@@ -242,7 +297,8 @@ public final class Listener implements AutoCloseable {
             try {
                 acceptRequested = false;
                 // Acceptors that arrived during the burst, or a burst that accepted nothing.
-                again = backlog.isEmpty() && !acceptors.isEmpty() && !closed && (maxOpen == 0 || open < maxOpen);
+                again = backlog.isEmpty() && arriving.isEmpty() && !acceptors.isEmpty() && !closed
+                        && (maxOpen == 0 || open < maxOpen);
                 if (again) {
                     acceptRequested = true;
                 }
@@ -257,11 +313,23 @@ public final class Listener implements AutoCloseable {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            // A burst that accepted nothing leaves its read armed (Netty clears readPending only
+            // when it accepts one), as may readComplete's request above: it would take the next
+            // descriptor freed for a connection nobody asked for. Turning autoRead on and off
+            // clears the pending read (autoReadCleared); a later accept asks again.
+            ctx.channel().config().setAutoRead(true);
+            ctx.channel().config().setAutoRead(false);
             ArrayList<Waiter> wake;
             lock.lock();
             try {
-                error = cause instanceof IOException io ? io : new IOException(cause);
                 acceptRequested = false;
+                if (acceptors.isEmpty() || !arriving.isEmpty()) {
+                    // Nobody waits, or connections of this burst are on their way to them: an
+                    // accept that finds the backlog empty later asks the kernel itself, so it
+                    // must not inherit this failure.
+                    return;
+                }
+                error = cause;
                 wake = Waiters.take(acceptors);
             } finally {
                 lock.unlock();

@@ -8,7 +8,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.RecvByteBufAllocator;
 import io.netty.channel.WriteBufferWaterMark;
 
@@ -17,7 +16,6 @@ import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -78,7 +76,7 @@ public final class Net {
         ChannelFuture f = b.bind(address);
         await(p, f, "IO wait (listen)");
         if (!f.isSuccess()) {
-            throw failure("listen tcp " + address, f.cause());
+            throw NetErrors.listen(address, f.cause());
         }
         l.bound(f.channel());
         p.listeners.add(l);
@@ -102,7 +100,16 @@ public final class Net {
     }
 
     /**
-     * Dials {@code address}; a null {@code timeout} waits as long as the system does.
+     * Dials {@code address}; a null {@code timeout} waits as long as the system does. Failures
+     * read as Go's, with Netty's or the JDK's exception as the cause:
+     * <ul>
+     *   <li>{@link ConnectException}: {@code dial tcp 127.0.0.1:9: connect: connection refused}
+     *       (and the other failures of {@code connect}: "network is unreachable", "connection
+     *       timed out"; "no route to host" is a {@link java.net.NoRouteToHostException});</li>
+     *   <li>{@link DeadlineExceededException}: {@code dial tcp 127.0.0.1:9: i/o timeout};</li>
+     *   <li>{@link java.net.SocketException}: {@code dial tcp 127.0.0.1:9: socket: too many open
+     *       files}, for which {@link #isTemporary} is true.</li>
+     * </ul>
      *
      * @throws ConnectException          when the peer refuses ("connection refused")
      * @throws DeadlineExceededException when {@code timeout} passes first
@@ -151,11 +158,23 @@ public final class Net {
             if (c != null) {
                 c.close();
             }
-            throw failure("dial tcp " + address, f.cause());
+            throw NetErrors.dial(address, f.cause());
         }
         Conn c = made.get();
         p.conns.add(c);
         return c;
+    }
+
+    /**
+     * Go's {@code net.Error.Temporary()}: true when the operation may succeed if retried after
+     * a pause, the caller's connection or listener still usable: descriptors exhausted (EMFILE,
+     * "too many open files"; ENFILE, "too many open files in system") on accept or dial, a
+     * connection reset or aborted in the backlog (accept), and timeouts
+     * ({@link DeadlineExceededException}). False for everything else, and for
+     * {@link NetClosedException} (Go's {@code net.ErrClosed}: the caller closed it; stop).
+     */
+    public static boolean isTemporary(IOException e) {
+        return NetErrors.isTemporary(e);
     }
 
     /** Parks the caller until {@code f} completes (its listener runs on the loop, or here if already done). */
@@ -166,23 +185,6 @@ public final class Net {
         Waiter w = Waiter.current();
         f.addListener(x -> w.wake()); // exactly one wake for this park
         p.park(w, reason, false, 0);
-    }
-
-    private static IOException failure(String op, Throwable cause) {
-        if (cause instanceof ConnectTimeoutException) {
-            return (IOException) new DeadlineExceededException(op).initCause(cause);
-        }
-        String m = String.valueOf(cause.getMessage()).toLowerCase(Locale.ROOT);
-        if (cause instanceof ConnectException || m.contains("refused")) {
-            return (IOException) new ConnectException(op + ": connection refused").initCause(cause);
-        }
-        if (cause instanceof java.net.BindException || m.contains("address already in use")) {
-            return (IOException) new java.net.BindException(op + ": bind: address already in use").initCause(cause);
-        }
-        if (cause instanceof IOException io) {
-            return (IOException) new IOException(op + ": " + io.getMessage()).initCause(io);
-        }
-        return new IOException(op + ": " + cause, cause);
     }
 
     private static RecvByteBufAllocator recvAllocator() {

@@ -76,6 +76,7 @@ abstract class Poller implements NetpollThread {
     Poller(Scheduler sched) {
         this.sched = sched;
         this.transport = Transport.choose();
+        NetErrors.load(); // the error path's classes, while a class file can still be opened
     }
 
     /** The poller of the calling goroutine's runtime (the default runtime's for other threads), started on first use. */

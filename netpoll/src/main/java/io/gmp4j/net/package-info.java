@@ -79,9 +79,10 @@
  *
  * <p>By default (epoll only; {@code -Dgmp4j.netpoll.directWrite=false} turns it off), Go's
  * write path: while the loop holds none of a connection's bytes, the writing goroutine makes
- * the {@code write} syscall itself, on a duplicate of the socket's descriptor that it alone closes (the loop may
- * close the channel's own descriptor at any time, and the kernel reuses numbers; so each
- * connection holds two descriptors); what the kernel does not take, and every write after it
+ * the {@code write} syscall itself, on the channel's own descriptor, holding a reference that
+ * the loop's close of the descriptor waits for (Go's {@code fdMutex}: the kernel reuses
+ * numbers, so a write racing the close could otherwise land in another connection); one
+ * descriptor per connection. What the kernel does not take, and every write after it
  * until the loop has sent everything, goes through the loop. It takes the hand-off of each
  * write and the loop turn it asked for out of a request/response exchange: echo 1.14x at 16
  * connections and 1.00-1.07x at 256 (measured in one process switching the path every 500
@@ -89,12 +90,20 @@
  * scheduler race that the path made likelier ({@link DirectWriter#enabled}).
  *
  * <h2>Errors</h2>
- * Java's exception types with Go's messages: {@link java.net.ConnectException}
- * ("connection refused"), {@link java.net.SocketException} ("connection reset by peer",
- * "broken pipe"), {@link io.gmp4j.net.DeadlineExceededException} ("i/o timeout", a
+ * Java's exception types with Go's messages, {@code op tcp address: syscall: text}, addresses
+ * as {@code host:port} ({@code [::1]:port}), Netty's or the JDK's exception as the cause:
+ * {@link java.net.ConnectException} ("dial tcp 127.0.0.1:9: connect: connection refused"),
+ * {@link java.net.BindException} ("listen tcp 127.0.0.1:7000: bind: address already in use"),
+ * {@link java.net.SocketException} ("read tcp 127.0.0.1:5000->127.0.0.1:41222: read:
+ * connection reset by peer", "write: broken pipe", "dial tcp 127.0.0.1:9: socket: too many
+ * open files", "accept tcp 127.0.0.1:7000: accept4: too many open files"),
+ * {@link io.gmp4j.net.DeadlineExceededException} ("dial tcp 127.0.0.1:9: i/o timeout", a
  * {@link java.net.SocketTimeoutException}), {@link io.gmp4j.net.NetClosedException} ("use of
- * closed network connection"); end of stream is a read of -1. Closing a listener or
- * connection wakes every goroutine parked on it with {@code NetClosedException}.
+ * closed network connection", Go's {@code net.ErrClosed}); end of stream is a read of -1.
+ * {@link io.gmp4j.net.Net#isTemporary} is Go's {@code net.Error.Temporary()}: descriptors
+ * exhausted and timeouts, after which an accept loop pauses and accepts again
+ * ({@link io.gmp4j.net.Listener#accept}). Closing a listener or connection wakes every
+ * goroutine parked on it with {@code NetClosedException}.
  *
  * <h2>Helpers</h2>
  * {@link io.gmp4j.net.Listener#limit} (Go's {@code netutil.LimitListener}),

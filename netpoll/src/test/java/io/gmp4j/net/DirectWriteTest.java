@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The goroutine's own write path ({@link DirectWriter}): used while the loop holds nothing of
  * the connection's, bytes in order when writes move between it and the loop, and the
- * duplicate descriptor closed with the connection; a reset peer fails the writes.
+ * connection's one descriptor closed with it; a reset peer fails the writes.
  */
 class DirectWriteTest extends NetTestBase {
     private static boolean wasEnabled;
@@ -198,7 +198,7 @@ class DirectWriteTest extends NetTestBase {
     }
 
     @Test
-    void theDuplicateDescriptorClosesWithTheConnection() throws Exception {
+    void descriptorsCloseWithTheConnection() throws Exception {
         File fds = new File("/proc/self/fd");
         assertNotNull(fds.list(), "/proc/self/fd");
         closePairs(4); // the first connections open what stays open (classes, epoll sets)
@@ -209,25 +209,58 @@ class DirectWriteTest extends NetTestBase {
     }
 
     /**
-     * The duplicate is close-on-exec, so a child process started by fork and exec cannot hold
-     * the connection open (and its FIN back) after we close it.
+     * A connection with a direct writer holds one descriptor, the channel's own: {@code n}
+     * pairs, each written both ways straight to the socket, add exactly {@code 2n} sockets to
+     * the process (a duplicate per writer would make it {@code 4n}).
      */
     @Test
-    void theDuplicateDescriptorIsCloseOnExec() throws Exception {
-        Conn[] p = ConnTest.pair();
-        try {
-            for (Conn c : p) {
-                DirectWriter w = c.directWriter();
-                assertNotNull(w, "a direct writer for " + c);
-                String flags = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/fdinfo/" + w.descriptor()))
-                        .stream().filter(l -> l.startsWith("flags:")).findFirst().orElseThrow();
-                long octal = Long.parseLong(flags.substring("flags:".length()).trim(), 8);
-                assertTrue((octal & 02000000) != 0, "O_CLOEXEC set on the duplicate: " + flags);
+    void oneDescriptorPerConnection() throws Exception {
+        int n = 50;
+        go(() -> {
+            try (Listener l = Net.listen("127.0.0.1:0")) {
+                java.util.Set<String> before = sockets();
+                Conn[] conns = new Conn[2 * n];
+                for (int i = 0; i < n; i++) {
+                    Conn c = Net.dial(l.address());
+                    Conn s = l.accept();
+                    conns[2 * i] = c;
+                    conns[2 * i + 1] = s;
+                    byte[] one = {(byte) i};
+                    c.write(one);
+                    readFully(s, one, 0, 1);
+                    s.write(one);
+                    readFully(c, one, 0, 1);
+                    assertTrue(c.directWrites == 1 && s.directWrites == 1, "writes went straight to the socket");
+                }
+                java.util.Set<String> after = sockets();
+                after.removeAll(before);
+                try {
+                    assertEquals(2 * n, after.size(), "sockets opened by " + n + " pairs: " + after);
+                } finally {
+                    for (Conn c : conns) {
+                        c.close();
+                    }
+                }
             }
-        } finally {
-            p[0].close();
-            p[1].close();
+        });
+    }
+
+    /** The process's open sockets, as "fd -> socket:[inode]". */
+    static java.util.Set<String> sockets() throws IOException {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        try (var list = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/fd"))) {
+            for (java.nio.file.Path fd : (Iterable<java.nio.file.Path>) list::iterator) {
+                try {
+                    String target = java.nio.file.Files.readSymbolicLink(fd).toString();
+                    if (target.startsWith("socket:")) {
+                        out.add(fd.getFileName() + " -> " + target);
+                    }
+                } catch (java.nio.file.NoSuchFileException closed) {
+                    // closed while listed (the listing's own descriptor, say)
+                }
+            }
         }
+        return out;
     }
 
     /** Opens {@code n} pairs, writes on each both ways, and closes them: half from each side. */

@@ -60,4 +60,33 @@ class NioTransportTest {
         }
         LeakCheck.assertNoLeaks();
     }
+
+    /** The JDK's messages ("Connection refused", "Address already in use") read as Go's too. */
+    @Test
+    void errorsOverNioReadAsGos() throws Exception {
+        String old = System.getProperty("gmp4j.netpoll.transport");
+        System.setProperty("gmp4j.netpoll.transport", "nio");
+        try (GoRuntime rt = GoRuntime.builder().name("nio-errors").maxProcs(2).build();
+             java.net.Socket holder = TestSupport.refusingPort()) {
+            TestSupport.runInGoroutine(rt, () -> {
+                String refused = "127.0.0.1:" + holder.getLocalPort();
+                java.net.ConnectException e = org.junit.jupiter.api.Assertions.assertThrows(
+                        java.net.ConnectException.class, () -> Net.dial(refused));
+                assertEquals("dial tcp " + refused + ": connect: connection refused", e.getMessage());
+                try (Listener l = Net.listen("127.0.0.1:0")) {
+                    assertEquals(Poller.Transport.NIO, Poller.current().transport);
+                    String used = "127.0.0.1:" + l.address().getPort();
+                    java.net.BindException b = org.junit.jupiter.api.Assertions.assertThrows(
+                            java.net.BindException.class, () -> Net.listen(used));
+                    assertEquals("listen tcp " + used + ": bind: address already in use", b.getMessage());
+                }
+            });
+        } finally {
+            if (old == null) {
+                System.clearProperty("gmp4j.netpoll.transport");
+            } else {
+                System.setProperty("gmp4j.netpoll.transport", old);
+            }
+        }
+    }
 }
