@@ -78,7 +78,7 @@ public final class AcceptBackoff {
     }
 
     /**
-     * The log line, in Go's words: {@code chat: accept error: Too many open files; retrying in 5ms}.
+     * The log line, in Go's words: {@code chat: accept error: accept tcp 127.0.0.1:7000: accept4: too many open files; retrying in 5ms}.
      *
      * @param who the server's name, the line's prefix
      */

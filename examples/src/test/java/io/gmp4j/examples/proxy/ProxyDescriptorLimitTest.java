@@ -19,7 +19,7 @@ class ProxyDescriptorLimitTest {
         assertEquals(0, run.exit(), out);
         assertTrue(out.contains("accept error logged: true"), out);
         assertTrue(out.contains("served again: all "), out);
-        assertTrue(Pattern.compile("(?m)^proxy: accept error: .*Too many open files; retrying in 5ms$").matcher(out).find(), out);
+        assertTrue(Pattern.compile("(?m)^proxy: accept error: .*too many open files; retrying in 5ms$").matcher(out).find(), out);
         assertTrue(out.contains("stopped: true"), out);
     }
 }
