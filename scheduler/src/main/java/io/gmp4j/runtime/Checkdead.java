@@ -60,23 +60,39 @@ final class Checkdead {
     }
 
     /**
-     * {@code m} stopped running: idle in stopm, or exiting. Caller holds its lock. Returns true
-     * when it was the last running M of the process.
+     * {@code m} stopped running: idle in stopm, or exiting. Caller holds its lock. When it was
+     * the last running M of the process, runs the check: returns the main waits to notify of a
+     * deadlock, which the caller hands to {@link #notifyDeadlock} once it released the lock;
+     * null when something may still wake a goroutine (or no main goroutine is waited for).
      */
-    static boolean mstopped(M m) {
+    static List<Scheduler.MainWait> mstopped(M m) {
         if (!m.counted) {
-            return false;
+            return null;
         }
         m.counted = false;
-        return (int) MSTATE.decrementAndGet() == 0;
+        return (int) MSTATE.decrementAndGet() == 0 ? check() : null;
     }
 
     /**
-     * Called in {@code stopm} by the process's last running M, holding its runtime's lock:
-     * the main waits to notify of a deadlock, or null when something may still wake a
-     * goroutine (or no main goroutine is waited for).
+     * Tells each of {@code deadlocked} (what {@link #mstopped} returned; null: none) that all
+     * goroutines are asleep. Caller holds no runtime's lock: a main wait's {@code deadlock} is
+     * code outside the scheduler, and it wakes the thread that waits for its main goroutine,
+     * which goes on to use (and close) the runtimes.
      */
-    static List<Scheduler.MainWait> check() {
+    static void notifyDeadlock(List<Scheduler.MainWait> deadlocked) {
+        if (deadlocked != null) {
+            for (Scheduler.MainWait w : deadlocked) {
+                w.deadlock();
+            }
+        }
+    }
+
+    /**
+     * Run by the process's last running M, holding its runtime's lock: the main waits to
+     * notify of a deadlock, or null when something may still wake a goroutine (or no main
+     * goroutine is waited for).
+     */
+    private static List<Scheduler.MainWait> check() {
         List<Scheduler.MainWait> mains = null;
         for (Scheduler s : RUNTIMES) {
             Scheduler.MainWait w = s.deadlockWaiter();

@@ -978,17 +978,11 @@ public final class Scheduler implements Executor, AutoCloseable {
         try {
             // An M that exits running (the runtime closed under it) leaves the process-wide
             // count; if it was the last running M, it checks for the other runtimes.
-            if (Checkdead.mstopped(m)) {
-                deadlocked = Checkdead.check();
-            }
+            deadlocked = Checkdead.mstopped(m);
         } finally {
             lock.unlock();
         }
-        if (deadlocked != null) {
-            for (MainWait w : deadlocked) {
-                w.deadlock();
-            }
-        }
+        Checkdead.notifyDeadlock(deadlocked);
         if (m.spinning) {
             m.spinning = false;
             nmspinning.decrementAndGet();
@@ -1023,17 +1017,11 @@ public final class Scheduler implements Executor, AutoCloseable {
             }
             midle.add(m);
             nmidle++;
-            if (Checkdead.mstopped(m)) {
-                deadlocked = Checkdead.check();
-            }
+            deadlocked = Checkdead.mstopped(m);
         } finally {
             lock.unlock();
         }
-        if (deadlocked != null) {
-            for (MainWait w : deadlocked) {
-                w.deadlock();
-            }
-        }
+        Checkdead.notifyDeadlock(deadlocked);
         mSleeps.increment();
         m.notesleep();
         if (life.closed) {

@@ -1,7 +1,7 @@
 package io.gmp4j.examples.chat;
 
+import io.gmp4j.DescriptorLimitChild;
 import io.gmp4j.GoRuntime;
-import io.gmp4j.examples.DescriptorLimitChild;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
@@ -50,13 +50,12 @@ public final class ChatDescriptorLimitMain {
         for (ChatClient c : clients) {
             c.close();
         }
-        int want = pending.size() + NEW_CLIENTS;
-        System.out.println("served again: " + (served == want ? "all " : "") + served + " of " + want);
+        boolean all = DescriptorLimitChild.reportServed(served, pending.size() + NEW_CLIENTS);
         long t0 = System.nanoTime();
         server.close();
         System.out.println("stopped: " + server.awaitStopped(Duration.ofSeconds(10)) + " in "
                 + (System.nanoTime() - t0) / 1_000_000 + " ms");
         rt.close();
-        System.exit(served == want ? 0 : 1);
+        System.exit(all ? 0 : 1);
     }
 }

@@ -1,11 +1,9 @@
 package io.gmp4j.examples.chat;
 
-import io.gmp4j.TestSupport;
-import io.gmp4j.examples.DescriptorLimitChild;
-import java.util.regex.Pattern;
+import io.gmp4j.DescriptorLimitChild;
 import org.junit.jupiter.api.Test;
 
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Out of descriptors, the chat server's accept fails (EMFILE): it logs the error, backs off
@@ -15,12 +13,7 @@ import static org.junit.jupiter.api.Assertions.*;
 class ChatDescriptorLimitTest {
     @Test
     void anAcceptFailedForWantOfDescriptorsIsLoggedAndRetriedUntilClientsAreServedAgain() throws Exception {
-        TestSupport.ChildRun run = DescriptorLimitChild.runUnderLowLimit(ChatDescriptorLimitMain.class);
-        String out = run.output();
-        assertEquals(0, run.exit(), out);
-        assertTrue(out.contains("accept error logged: true"), out);
-        assertTrue(out.contains("served again: all "), out);
-        assertTrue(Pattern.compile("(?m)^chat: accept error: .*too many open files; retrying in 5ms$").matcher(out).find(), out);
+        String out = DescriptorLimitChild.assertAcceptRetried(ChatDescriptorLimitMain.class, "chat");
         assertTrue(out.contains("stopped: true"), out);
     }
 }

@@ -1,15 +1,11 @@
 package io.gmp4j.examples.proxy;
 
+import io.gmp4j.DescriptorLimitChild;
 import io.gmp4j.GoRuntime;
-import io.gmp4j.examples.DescriptorLimitChild;
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -30,7 +26,7 @@ public final class ProxyDescriptorLimitMain {
         InetSocketAddress addr = proxy.address();
         try (Socket warm = new Socket()) {
             warm.connect(addr, 10_000);
-            echoed(warm, "warm-up"); // every class of the accept and copy paths loaded
+            DescriptorLimitChild.echoed(warm, "warm-up"); // every class of the accept and copy paths loaded
         }
         // The session's end (its record is the last thing it does) ran, and loaded its classes,
         // with descriptors free: a class that cannot be loaded then is lost for good.
@@ -41,41 +37,11 @@ public final class ProxyDescriptorLimitMain {
         List<Socket> pending = child.connectUntilAcceptFails(addr, "proxy: accept error: ");
         child.release();
 
-        int served = 0;
-        for (Socket p : pending) { // each waited in the backlog: the proxy accepts it now
-            served += echoed(p, "pending") ? 1 : 0; // SocketTimeoutException if never accepted
-            p.close();
-        }
-        for (int i = 0; i < NEW_CLIENTS; i++) {
-            try (Socket s = new Socket()) {
-                s.connect(addr, 10_000);
-                served += echoed(s, "after" + i) ? 1 : 0;
-            }
-        }
-        int want = pending.size() + NEW_CLIENTS;
-        System.out.println("served again: " + (served == want ? "all " : "") + served + " of " + want);
+        boolean all = DescriptorLimitChild.echoedAgain(pending, addr, NEW_CLIENTS);
         proxy.close();
         System.out.println("stopped: " + proxy.awaitStopped(Duration.ofSeconds(10)));
         rt.close();
         echo.close();
-        System.exit(served == want ? 0 : 1);
-    }
-
-    /** Writes {@code text} and reads it back through the proxy; whether it came back whole. */
-    private static boolean echoed(Socket s, String text) throws IOException {
-        s.setSoTimeout(15_000);
-        byte[] want = text.getBytes(StandardCharsets.US_ASCII);
-        s.getOutputStream().write(want);
-        InputStream in = s.getInputStream();
-        byte[] got = new byte[want.length];
-        int n = 0;
-        while (n < got.length) {
-            int r = in.read(got, n, got.length - n);
-            if (r < 0) {
-                return false;
-            }
-            n += r;
-        }
-        return Arrays.equals(want, got);
+        System.exit(all ? 0 : 1);
     }
 }
