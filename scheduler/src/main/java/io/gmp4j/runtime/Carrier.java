@@ -9,8 +9,8 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
 
 /**
- * The two JDK seams the runtime rests on, reached once by reflection (see DESIGN.md):
- * {@code Thread.currentCarrierThread()} (how {@code execute} finds the current M and P) and the
+ * The two JDK seams the runtime rests on, reached once by reflection (see DESIGN.md at the
+ * repository root): {@code Thread.currentCarrierThread()} (how {@code execute} finds the current M and P) and the
  * package-private {@code ThreadBuilders.VirtualThreadBuilder(Executor)} constructor (how
  * goroutines get our scheduler). Both need {@value #FLAG}; without it the first use fails with
  * an error that names the flag.

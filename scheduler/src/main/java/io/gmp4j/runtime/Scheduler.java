@@ -21,8 +21,8 @@ import java.util.function.Supplier;
  * runs the scheduler loop and carries goroutines, a P a processor: the right to run Go code,
  * with a local run queue. There are exactly GOMAXPROCS Ps; Ms come and go. The JDK calls
  * {@link #execute} whenever a goroutine becomes runnable; where the task lands depends on who
- * calls (DESIGN.md): a goroutine that starts or wakes another puts it in its own P's runnext
- * slot (Go's newproc and ready), an M re-submitting the task it just ran puts it at its local
+ * calls (DESIGN.md at the repository root): a goroutine that starts or wakes another puts it
+ * in its own P's runnext slot (Go's newproc and ready), an M re-submitting the task it just ran puts it at its local
  * tail (or the global queue after {@code gosched}), and any other thread (timer threads, the
  * JDK's unparker, Netty, platform threads) uses the global queue and calls {@link #wakep}.
  * The run queues hold plain {@code Runnable}s, so tasks that are not goroutines (behaviour
