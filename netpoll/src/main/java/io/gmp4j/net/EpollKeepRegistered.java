@@ -19,8 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * but leaves its own state at "added". The channel's next interest, EPOLLOUT for a write the
  * socket could not take at once, is then an {@code epoll_ctl(MOD)} that fails with ENOENT, and
  * Netty shuts the channel's output and drops what was queued: the peer reads an early EOF.
- * A half-closed echo of 16 MiB under load lost bytes that way in about 1.5% of runs
- * (2026-12-01).
+ * A half-closed echo of 16 MiB under load loses bytes that way in about 1.5% of runs without
+ * the workaround.
  *
  * <p>The workaround keeps the descriptor in the set: an empty interest set is submitted as
  * {@code EPOLLET} alone, no events, edge-triggered, so the hang-up and error events the kernel

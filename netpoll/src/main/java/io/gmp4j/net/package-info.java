@@ -36,18 +36,11 @@
  *       loop inside a syscall that hands its P off), and from sysmon after 10 ms without a poll;
  *       the polling M runs the first goroutine readied itself.</li>
  * </ul>
- * Measured on this 2-core VM (client and server sharing the cores, procs 2, one
- * {@code ./gmp4j bench} run per mode, 2026-11-30): per-P loops serve 256 echo connections
- * 1.4-1.5x faster than the thread (60-68k vs 40-45k req/s, 15-18 vs 23 µs of server CPU per
- * request), 16 connections 1.1x (39k vs 34-36k), bulk transfer 1.7x (1,210 vs 704 MB/s) and
- * the chat fan-out 1.05-1.6x, and one connection 1.7-1.9x (20.5-22.5k vs 11.7-12.5k req/s,
- * alternating runs, p99 110-150 vs 170 µs). The proxy is the exception: the same throughput at
- * 16 connections but a p99 of 6.1 ms against 2.8 ms (cause not found yet). So the loops per P
- * are the default.
- * What made them win: a goroutine that hands its loop a write readies the poll
- * goroutine at the tail of its P's queue ({@code Scheduler.readyAfterRunnable}), so every
- * runnable goroutine's write goes out in one turn; before that, each write ran a turn of its own
- * (a switch and an {@code epoll_wait} per request) and the thread was faster at 16 and 256.
+ * The loops per P are the default: they serve echo, bulk transfer and the chat fan-out faster
+ * than the poller thread, which in turn gives the lower tail at 16 connections (the figures
+ * are in benchmarks/PERFORMANCE-LOG.md). A goroutine that hands its loop a write readies the
+ * poll goroutine at the tail of its P's queue ({@code Scheduler.readyAfterRunnable}), so the
+ * writes of every runnable goroutine go out in one turn of the loop, not a turn each.
  *
  * <p>Readiness enters the scheduler as Go's netpoll does: the goroutines readied during one
  * event-loop turn are injected as one batch ({@code Scheduler.injectglist}: to the global
@@ -86,8 +79,7 @@
  * until the loop has sent everything, goes through the loop. It takes the hand-off of each
  * write and the loop turn it asked for out of a request/response exchange: echo 1.14x at 16
  * connections and 1.00-1.07x at 256 (measured in one process switching the path every 500
- * ms). It was opt-in for a day while the proxy failed now and then with it on; the cause was a
- * scheduler race that the path made likelier ({@link DirectWriter#enabled}).
+ * ms; benchmarks/PERFORMANCE-LOG.md).
  *
  * <h2>Errors</h2>
  * Java's exception types with Go's messages, {@code op tcp address: syscall: text}, addresses

@@ -517,12 +517,10 @@ public final class Scheduler implements Executor, AutoCloseable {
      * <p>The batch belongs to the goroutine ({@link G#pollBatch}), not to the M, and only the
      * goroutine itself reads or writes it. A poll goroutine may park inside Netty (a contended
      * lock), or yield on its way out of a blocking turn, and end its turn on another M, while a
-     * second poll goroutine begins a turn on the first M. When the batch was kept on the M, the
-     * first goroutine's end cleared the M's fields from the other M, racing the second one's
-     * begin: the M could be left "batching" with no batch, and the second goroutine's next ready
-     * then failed inside the JDK's unpark, after the readied goroutine was marked unparked and
-     * before it was queued, so it never ran (2026-12-02: the proxy's stranded readers and the
-     * connections it closed without an error, {@code PollBatchOwnershipTest}).
+     * second poll goroutine begins a turn on the first M. A batch kept on the M would let the
+     * first goroutine's end clear it from the other M while the second one's turn is open,
+     * leaving the M "batching" with no batch, and a goroutine readied then would be marked
+     * unparked and never queued ({@code PollBatchOwnershipTest}).
      */
     public Object beginBatch(TaskBatch batch) {
         G g = G.current();
