@@ -33,7 +33,7 @@ import java.util.stream.Collectors;
  * <pre>
  * java $FLAGS -Dgmp4j.java=&lt;java&gt; -Dgmp4j.jvmFlags="&lt;flags&gt;" -cp &lt;cp&gt; io.gmp4j.bench.BenchMain \
  *      [name...] [--procs 1,2] [--impls gmp4j,jdk,go] [--json] [--reps N] [--warmup N] [--min-warmup-ms MS] [--min-measure-ms MS] [--rounds N] [--quick] [--timeout S]
- *      [--window-ms MS]
+ *      [--window-ms MS] [--report DIR]
  * </pre>
  *
  * Benchmarks: {@code spawn}, {@code skynet}, {@code fib} (whole programs, ms), {@code fib-paired}
@@ -116,6 +116,10 @@ public final class BenchMain {
         List<Integer> procs = List.of(1, 2);
         boolean json;
         boolean quick;
+        /** --report DIR, absolute: write a Markdown page and charts there ({@link ReportRun}). */
+        Path reportDir;
+        /** The arguments as given, for the report. */
+        List<String> args = List.of();
         /** --pin: gmp4j's carriers pinned to their P's CPU ({@code -Dgmp4j.pincarriers=true}). */
         boolean pin;
         int reps = -1;
@@ -212,6 +216,7 @@ public final class BenchMain {
         return """
                 usage: BenchMain [name...] [--procs 1,2] [--impls gmp4j,jdk,jox,pekko,netty,vertx,go,direct] [--json] [--reps N]
                                  [--warmup N] [--min-warmup-ms MS] [--min-measure-ms MS] [--rounds N] [--pin] [--quick] [--timeout SECONDS] [--window-ms MS]
+                                 [--report DIR]
                   names:    spawn skynet fib fib-paired floor pingpong buffered-1p1c buffered-4p4c select sieve threadring
                             savina-pingpong savina-counting savina-threadring savina-fj-throughput
                             savina-fj-creation savina-big savina-chameneos
@@ -237,6 +242,9 @@ public final class BenchMain {
                   --rounds  run every implementation N times, alternating (default 1); value = median of the rounds
                   --window-ms  network benchmarks: one repetition is a window this long (default 1000, --quick 500)
                   --timeout per-child watchdog in seconds (default 600)
+                  --report  also write DIR/README.md (the figures, gmp4j/impl ratios, the machine probe) and
+                            PNG charts in DIR/charts/; a relative DIR is relative to the working directory
+                            (./gmp4j bench: the repository root)
                   system properties (./gmp4j passes them from GMP4J_JAVA_OPTS):
                   -Dgmp4j.java (child java), -Dgmp4j.jvmFlags (child JVM flags),
                   -Dgmp4j.bench.childFlags (extra child JVM flags, e.g. -Dgmp4j.schedtrace=100),
@@ -245,6 +253,7 @@ public final class BenchMain {
 
     static Options parse(String[] args) {
         Options o = new Options();
+        o.args = List.of(args);
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -252,6 +261,7 @@ public final class BenchMain {
                 case "--quick" -> o.quick = true;
                 case "--pin" -> o.pin = true;
                 case "--procs" -> o.procs = parseProcs(value(args, ++i, a));
+                case "--report" -> o.reportDir = Path.of(value(args, ++i, a)).toAbsolutePath().normalize();
                 case "--impls" -> {
                     o.impls.clear();
                     for (String s : value(args, ++i, a).split(",")) {
@@ -322,6 +332,10 @@ public final class BenchMain {
     // =====================================================================================
 
     private int runAll() {
+        java.time.Instant started = java.time.Instant.now();
+        if (opt.reportDir != null && !ReportRun.prepare(opt.reportDir)) {
+            return 2;
+        }
         String java = System.getProperty("gmp4j.java", defaultJava());
         List<String> jvmFlags = split(System.getProperty("gmp4j.jvmFlags", DEFAULT_JVM_FLAGS));
         List<String> childFlags = new ArrayList<>(split(System.getProperty("gmp4j.bench.childFlags", "")));
@@ -423,7 +437,9 @@ public final class BenchMain {
         }
         probe("end");
         report();
-        return failures.isEmpty() ? 0 : 1;
+        boolean reported = opt.reportDir == null || ReportRun.write(opt.reportDir, opt, started, java, jvmFlags,
+                childFlags, results, failures, probes);
+        return failures.isEmpty() && reported ? 0 : 1;
     }
 
     /**
