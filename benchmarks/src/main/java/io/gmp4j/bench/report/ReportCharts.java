@@ -66,7 +66,10 @@ final class ReportCharts {
         JFreeChart chart = ChartFactory.createBarChart(s.title(), "implementation", axis, data,
                 PlotOrientation.VERTICAL, true, false, false);
         BarRenderer bars = style(chart);
-        bars.setDefaultItemLabelGenerator(new StandardCategoryItemLabelGenerator("{2}", format("0.###")));
+        double most = s.impls().stream().flatMap(i -> s.procs().stream().map(p -> s.value(i, p)))
+                .filter(java.util.Objects::nonNull).mapToDouble(Math::abs).max().orElse(0);
+        String digits = most >= 1000 ? "#,##0" : most >= 100 ? "0.0" : most >= 10 ? "0.00" : "0.000";
+        bars.setDefaultItemLabelGenerator(new StandardCategoryItemLabelGenerator("{2}", format(digits)));
         bars.setDefaultItemLabelsVisible(true);
         int width = Math.clamp(240L + 90L * s.impls().size() * s.procs().size(), 640, 1600);
         return new Chart(chart, width, 420);
@@ -93,14 +96,16 @@ final class ReportCharts {
         if (data.getColumnCount() == 0) {
             return null;
         }
-        JFreeChart chart = ChartFactory.createBarChart("gmp4j's advantage over each implementation (above 1: gmp4j better)",
-                "benchmark", "advantage (log scale)", data, PlotOrientation.VERTICAL, true, false, false);
+        JFreeChart chart = ChartFactory.createBarChart("gmp4j's advantage (above 1: gmp4j is better)",
+                "benchmark", null, data, PlotOrientation.VERTICAL, true, false, false);
         BarRenderer bars = style(chart);
         bars.setBase(1.0);
+        bars.setDefaultItemLabelGenerator(new StandardCategoryItemLabelGenerator("{2}", format("0.00")));
+        bars.setDefaultItemLabelsVisible(true);
         CategoryPlot plot = chart.getCategoryPlot();
-        LogAxis log = new LogAxis("advantage: impl/gmp4j for times, gmp4j/impl for throughputs (log scale)");
+        LogAxis log = new LogAxis("impl/gmp4j for times, gmp4j/impl for throughputs (log scale)");
         log.setBase(10);
-        log.setNumberFormatOverride(format("0.###"));
+        log.setNumberFormatOverride(format("0.##"));
         log.setSmallestValue(1e-6);
         plot.setRangeAxis(log);
         ValueMarker one = new ValueMarker(1.0, Color.BLACK, new BasicStroke(1.5f));
