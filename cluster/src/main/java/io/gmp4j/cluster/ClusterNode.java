@@ -309,6 +309,11 @@ public final class ClusterNode implements AutoCloseable {
         return vertx;
     }
 
+    /** The context this node's sends run on (tests send crafted frames in the same order). */
+    Context sendContext() {
+        return sendContext;
+    }
+
     boolean isMember(String id) {
         return !closed && manager.getNodes().contains(id);
     }
