@@ -16,6 +16,11 @@ final class HazelcastSetup {
      */
     private static final List<Logger> QUIET = List.of(Logger.getLogger("com.hazelcast"),
             Logger.getLogger("io.vertx"), Logger.getLogger("io.netty"));
+    /**
+     * Hazelcast's warning that its CP subsystem is off: gmp4j does not use CP data structures.
+     * SEVERE still shows.
+     */
+    private static final Logger CP = Logger.getLogger("com.hazelcast.cp.CPSubsystem");
 
     private HazelcastSetup() {
     }
@@ -33,6 +38,9 @@ final class HazelcastSetup {
             if (l.getLevel() == null) {
                 l.setLevel(Level.WARNING);
             }
+        }
+        if (CP.getLevel() == null) {
+            CP.setLevel(Level.SEVERE);
         }
     }
 

@@ -60,6 +60,7 @@ class ClusterNodesTest {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElseThrow());
         cmd.addAll(TestSupport.GMP4J_JVM_FLAGS);
+        cmd.addAll(hazelcastAccessFlags());
         cmd.addAll(List.of("-Xss1m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-D" + ClusterConfig.NAME_PROPERTY + "=" + cluster,
                 "-D" + ClusterConfig.PORT_PROPERTY + "=" + childPort,
@@ -88,6 +89,18 @@ class ClusterNodesTest {
         system = ActorSystem.create("parent");
         node = ClusterNode.join(system, ClusterConfig.builder().clusterName(cluster).hazelcastPort(ourPort)
                 .members(List.of(members.split(","))).allow(Msgs.ALL).build());
+    }
+
+    /** This JVM's --add-modules/--add-exports/--add-opens flags (the pom's gmp4j.test.flags), for the child. */
+    private static List<String> hazelcastAccessFlags() {
+        List<String> flags = new ArrayList<>();
+        List<String> in = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments();
+        for (String a : in) {
+            if (a.startsWith("--add-modules=") || a.startsWith("--add-exports=") || a.startsWith("--add-opens=")) {
+                flags.add(a);
+            }
+        }
+        return flags;
     }
 
     @AfterAll
