@@ -11,6 +11,8 @@ import io.gmp4j.TestSupport;
 import io.gmp4j.actor.ActorRef;
 import io.gmp4j.actor.ActorSystem;
 import io.gmp4j.actor.Behavior;
+import io.gmp4j.actor.Overflow;
+import io.gmp4j.actor.Props;
 import io.gmp4j.chan.Chan;
 import io.vertx.core.buffer.Buffer;
 import java.io.BufferedReader;
@@ -237,6 +239,34 @@ class ClusterNodesTest {
         system.whenTerminated(mine).get();
         TestSupport.awaitCondition(() -> node.lookup(name).isEmpty(), () -> "name of a stopped actor still registered");
         assertTrue(node.lookup("no-such-" + UUID.randomUUID()).isEmpty());
+    }
+
+    @Test
+    void aFullBlockMailboxDropsRemoteMessagesInsteadOfBlockingTheEventLoop() {
+        Chan<Boolean> gate = new Chan<>(0);
+        Chan<String> got = new Chan<>(10);
+        // Parked on the gate, not in receive: its mailbox of one fills with the first message.
+        ActorRef<String> slow = system.spawnProcess(self -> {
+            gate.recv();
+            for (String s; (s = (String) self.receive(Duration.ofMillis(200))) != null; ) {
+                got.send(s);
+            }
+            got.close();
+        }, Props.DEFAULT.withMailbox(1, Overflow.BLOCK));
+        ActorRef<Object> echo = remote("echo");
+        long dropped = node.droppedCount();
+        long dead = system.deadLetterCount();
+        for (int i = 0; i < 5; i++) {
+            echo.tell(new Msgs.Forward("m" + i, slow)); // the child relays each one to slow
+        }
+        // Relayed after the five by the same node: when it arrives, all five were handled, and
+        // the event loop that handles them never waited for room.
+        assertEquals("after", echo.<String>ask(to -> new Msgs.Echo("after", to), ASK).get());
+        assertEquals(4, node.droppedCount() - dropped, "remote messages dropped at the full mailbox");
+        assertEquals(4, system.deadLetterCount() - dead, "dead letters");
+        gate.send(true);
+        assertEquals("M0", got.recv());
+        assertEquals(null, got.recv(), "only the first fitted");
     }
 
     @Test
