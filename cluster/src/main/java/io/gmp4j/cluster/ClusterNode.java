@@ -246,7 +246,16 @@ public final class ClusterNode implements AutoCloseable {
     public <T> Optional<ActorRef<T>> lookup(String name) {
         checkOpen();
         return names.lookup(name).flatMap(v -> {
-            long key = Long.parseLong(v[1]);
+            long key;
+            try {
+                key = Long.parseLong(v[1]);
+            } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
+                LOG.warning("gmp4j cluster node " + nodeId + ": the entry of name '" + name + "' is malformed");
+                return Optional.empty();
+            }
+            if (v.length != 3) {
+                return Optional.empty();
+            }
             if (v[0].equals(nodeId)) {
                 return Optional.ofNullable((ActorRef<T>) exports.get(key));
             }
@@ -321,8 +330,7 @@ public final class ClusterNode implements AutoCloseable {
     /** Runs {@code r} on a Vert.x worker: Hazelcast calls that must not hold an M or an event loop. */
     void offload(Runnable r) {
         if (closed) {
-            r.run(); // Vert.x may be closing; the caller is a thread that may wait
-            return;
+            return; // close removed this node's names; the cluster is no longer ours to tidy
         }
         vertx.executeBlocking(() -> {
             r.run();

@@ -55,6 +55,7 @@ final class HazelcastSetup {
         hz.setProperty("hazelcast.logging.type", "jdk");
         hz.setProperty("hazelcast.phone.home.enabled", "false");
         hz.setProperty("hazelcast.socket.bind.any", "false");
+        hz.getMetricsConfig().setEnabled(false); // unused; its collector also races the shutdown
         NetworkConfig net = hz.getNetworkConfig();
         net.setPort(c.hazelcastPort()).setPortAutoIncrement(true);
         net.getInterfaces().setEnabled(true).clear().addInterface(c.host());
