@@ -132,8 +132,8 @@ public final class ClusterNode implements AutoCloseable {
 
             @Override
             public void memberRemoved(MembershipEvent e) {
-                String left = e.getMember().getUuid().toString();
-                offload(() -> names.removeNode(left));
+                // Hazelcast's member id is not Vert.x's node id: keep the names of those still members.
+                offload(() -> names.removeDeparted(manager.getNodes()));
             }
         });
         bus.registerDefaultCodec(WireFrame.class, new WireFrame.Codec());
@@ -318,6 +318,11 @@ public final class ClusterNode implements AutoCloseable {
         return vertx;
     }
 
+    /** The raw entry {@code nodeId|key|actorName} of a cluster-wide name (tests). */
+    Optional<String[]> nameEntry(String name) {
+        return names.lookup(name);
+    }
+
     /** The context this node's sends run on (tests send crafted frames in the same order). */
     Context sendContext() {
         return sendContext;
@@ -335,7 +340,7 @@ public final class ClusterNode implements AutoCloseable {
         vertx.executeBlocking(() -> {
             r.run();
             return null;
-        }, false);
+        }, false).onFailure(e -> LOG.log(Level.WARNING, "gmp4j cluster node " + nodeId + ": tidying the names failed", e));
     }
 
     private void checkOpen() {

@@ -52,12 +52,16 @@ final class NameRegistry {
         return v == null ? Optional.empty() : Optional.of(v.split("\\|", 3));
     }
 
-    /** Removes the names of the node {@code nodeId}, which has left. */
-    void removeNode(String nodeId) {
-        String prefix = nodeId + "|";
+    /**
+     * Removes the names of nodes not in {@code members} (Vert.x node ids): those that have left.
+     * A node is a member before it can register a name, so a live node's names always stay.
+     */
+    void removeDeparted(java.util.Collection<String> members) {
         for (Map.Entry<String, String> e : map.entrySet()) {
-            if (e.getValue().startsWith(prefix)) {
-                map.remove(e.getKey(), e.getValue());
+            String v = e.getValue();
+            int bar = v.indexOf('|');
+            if (bar < 0 || !members.contains(v.substring(0, bar))) {
+                map.remove(e.getKey(), v);
             }
         }
     }

@@ -8,8 +8,8 @@ import java.util.Map;
 
 /**
  * The other node of {@link ClusterNodesTest}, in a child JVM: joins with the gmp4j.cluster.*
- * properties, registers "echo", "counter" and "probe", prints "READY nodeId", and leaves the
- * cluster when its stdin closes.
+ * properties, registers "echo", "counter" and "probe", prints "READY nodeId"; closes its node when
+ * its stdin closes, or exits without closing it on the line "exit".
  */
 public final class ClusterChild {
     private ClusterChild() {
@@ -54,10 +54,16 @@ public final class ClusterChild {
             }));
             System.out.println("READY " + node.nodeId());
             System.out.flush();
-            while (System.in.read() != -1) {
-                // the parent closes our stdin to end the run
+            java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
+            for (String line; (line = in.readLine()) != null; ) {
+                if (line.equals("exit")) {
+                    // No close: Hazelcast's shutdown hook leaves; the survivors must remove our names.
+                    System.out.println("EXITING");
+                    System.out.flush();
+                    System.exit(0);
+                }
             }
-            node.close();
+            node.close(); // stdin closed: leave cleanly
             System.out.println("CLOSED");
         } catch (Throwable t) {
             t.printStackTrace(System.out);

@@ -105,25 +105,38 @@ class ClusterNodesTest {
         return flags;
     }
 
+    /**
+     * The child exits without closing its node: its JVM's shutdown leaves the cluster, and this
+     * node, the survivor, removes the child's names.
+     */
     @AfterAll
     static void stopNodes() throws Exception {
         try {
+            if (child != null) {
+                child.getOutputStream().write("exit\n".getBytes(StandardCharsets.UTF_8));
+                child.getOutputStream().flush();
+                if (!child.waitFor(TestSupport.TIMEOUT_S, TimeUnit.SECONDS)) {
+                    child.destroyForcibly();
+                }
+                assertEquals(0, child.exitValue(), () -> "child node exit status; its output:\n" + CHILD_OUT);
+                assertTrue(CHILD_OUT.toString().contains("EXITING"), () -> "child node did not exit; its output:\n" + CHILD_OUT);
+                TestSupport.awaitCondition(() -> !node.members().contains(childId), () -> "the child is still a member");
+                for (String name : List.of("echo", "counter", "probe")) {
+                    TestSupport.awaitCondition(() -> node.nameEntry(name).isEmpty(),
+                            () -> "the departed node's name '" + name + "' is still registered");
+                }
+            }
+        } finally {
+            if (child != null && child.isAlive()) {
+                child.destroyForcibly();
+            }
             if (node != null) {
                 node.close();
             }
             if (system != null) {
                 system.close();
             }
-        } finally {
-            if (child != null) {
-                child.getOutputStream().close(); // the child leaves the cluster and exits
-                if (!child.waitFor(TestSupport.TIMEOUT_S, TimeUnit.SECONDS)) {
-                    child.destroyForcibly();
-                }
-            }
         }
-        assertEquals(0, child.exitValue(), () -> "child node exit status; its output:\n" + CHILD_OUT);
-        assertTrue(CHILD_OUT.toString().contains("CLOSED"), () -> "child node did not close; its output:\n" + CHILD_OUT);
     }
 
     private static <T> ActorRef<T> remote(String name) {
