@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.logging.Level;
@@ -375,10 +376,9 @@ public final class ClusterNode implements AutoCloseable {
      * the caller's thread, so it keeps its place among the caller's tells.
      */
     <T, R> Reply<R> ask(RemoteRef<T> target, Function<ActorRef<R>, T> msgFactory, Duration timeout) {
-        @SuppressWarnings("unchecked")
-        ActorRef<R>[] replyTo = new ActorRef[1];
+        AtomicReference<ActorRef<R>> replyTo = new AtomicReference<>();
         Reply<R> r = askProxy.ask((ActorRef<R> to) -> {
-            replyTo[0] = to;
+            replyTo.set(to);
             T msg = msgFactory.apply(to);
             try {
                 send(target.nodeId(), target.key(), TELL, Objects.requireNonNull(msg, "ask: the factory built a null message"));
@@ -388,7 +388,7 @@ public final class ClusterNode implements AutoCloseable {
             }
             return ASK_SENT;
         }, timeout);
-        r.whenComplete((v, f) -> exports.remove(replyTo[0]));
+        r.whenComplete((v, f) -> exports.remove(replyTo.get()));
         return r;
     }
 

@@ -261,7 +261,7 @@ class ClusterNodesTest {
         // Parked on the gate, not in receive: its mailbox of one fills with the first message.
         ActorRef<String> slow = system.spawnProcess(self -> {
             gate.recv();
-            for (String s; (s = (String) self.receive(Duration.ofMillis(200))) != null; ) {
+            for (String s; (s = self.receive(Duration.ofMillis(200))) != null; ) {
                 got.send(s);
             }
             got.close();
