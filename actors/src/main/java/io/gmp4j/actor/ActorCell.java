@@ -205,6 +205,28 @@ abstract class ActorCell<T> implements ActorRef<T> {
         signal();
     }
 
+    /**
+     * Tell that never blocks and never throws for a full mailbox: a full bounded mailbox makes
+     * the message a dead letter whatever its {@link Overflow} policy.
+     *
+     * @return false if the message became a dead letter
+     */
+    final boolean offer(T msg) {
+        Objects.requireNonNull(msg, "offer: null message");
+        if (dead) {
+            system.deadLetter(msg, this);
+            return false;
+        }
+        MailboxBound b = bound;
+        if (b != null && !b.tryAcquire()) {
+            system.deadLetter(msg, this);
+            return false;
+        }
+        mailbox.offer(msg);
+        signal();
+        return true;
+    }
+
     /** True when the caller is this actor's own consumer goroutine (a process actor's body). */
     boolean isOwnConsumer() {
         return false;

@@ -287,6 +287,32 @@ public final class ActorSystem implements AutoCloseable {
     }
 
     /**
+     * Sends {@code msg} to {@code ref} without ever blocking or throwing for a full mailbox: for
+     * threads that must never wait (an I/O event loop delivering messages from the network). A
+     * full bounded mailbox makes the message a {@link DeadLetter} whatever its {@link Overflow}
+     * policy, as does a stopped actor. A reference that is not an actor of an ActorSystem (the
+     * reply address of an ask) gets a plain {@link ActorRef#tell}, which never blocks for it.
+     *
+     * <pre>{@code
+     * if (!system.tryTell(ref, msg)) { dropped++; }
+     * }</pre>
+     *
+     * @return false if the message became a dead letter
+     * @throws NullPointerException if msg is null
+     */
+    @SuppressWarnings("unchecked")
+    public <T> boolean tryTell(ActorRef<T> ref, T msg) {
+        if (ref instanceof ActorCell<?> c) {
+            return ((ActorCell<T>) c).offer(msg);
+        }
+        if (ref instanceof ChildRef<?> cr) {
+            return ((ActorCell<T>) cr.current()).offer(msg);
+        }
+        ref.tell(msg);
+        return true;
+    }
+
+    /**
      * Calls {@code listener} once with a {@link Terminated} when {@code ref} stops, or at once if
      * it has already; returns the same notice as a {@link Reply} a goroutine or thread can wait
      * on (it never times out).

@@ -1,0 +1,437 @@
+package io.gmp4j.cluster;
+
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.core.HazelcastInstance;
+import io.gmp4j.actor.ActorRef;
+import io.gmp4j.actor.ActorSystem;
+import io.gmp4j.actor.Behavior;
+import io.gmp4j.actor.Reply;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.eventbus.EventBusOptions;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * This JVM's membership of a gmp4j cluster: the actors of one {@link ActorSystem} become
+ * reachable from other JVMs, and theirs from here, as plain {@link ActorRef}s. Membership,
+ * failure detection and transport are Vert.x's clustered event bus on Hazelcast; gmp4j adds
+ * cluster-wide names ({@link #register}, {@link #lookup}) and its own wire format
+ * ({@link #codecs()}).
+ *
+ * <p>Delivery is at most once, in order per sender and receiver while both nodes are up. A
+ * message from the network is decoded on a Vert.x event loop and handed to the actor's mailbox
+ * with {@link ActorSystem#tryTell}: no actor code runs on a Vert.x thread and the event loop
+ * never waits, so a full bounded mailbox (whatever its {@code Overflow}) makes a remote message a
+ * dead letter, counted by {@link #droppedCount()}.
+ *
+ * <p>{@link #join}, {@link #register}, {@link #lookup} and {@link #close} wait for the cluster:
+ * call them from a goroutine or thread, not from a behaviour actor.
+ *
+ * <pre>{@code
+ * try (ClusterNode node = ClusterNode.join(system, ClusterConfig.builder().allow(Ping.class).build())) {
+ *     node.register("pinger", system.spawn(pinger));
+ *     ActorRef<Ping> ponger = node.<Ping>lookup("ponger").orElseThrow();
+ *     ponger.tell(new Ping(1));
+ * }
+ * }</pre>
+ */
+public final class ClusterNode implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger("io.gmp4j.cluster");
+    static final String ADDRESS_PREFIX = "gmp4j.node.";
+    static final byte FRAME_VERSION = 1;
+    static final byte TELL = 1;
+    static final byte STOP = 2;
+    /** version, kind, key */
+    static final int FRAME_HEADER = 10;
+    /** The largest frame sent or accepted. */
+    static final int MAX_FRAME = 64 << 20;
+    private static final Object ASK_SENT = new Object();
+
+    private final ActorSystem system;
+    private final ClusterConfig config;
+    private final Vertx vertx;
+    private final HazelcastClusterManager manager;
+    private final String nodeId;
+    private final EventBus bus;
+    /**
+     * The one Vert.x context every send of this node runs on. Invariant (per-pair order): a
+     * sender's sends enter this context's task queue in program order; the context runs its
+     * tasks one at a time in that order on one event-loop thread; the clustered event bus keeps
+     * the order of sends from one context to one address (it queues them while it looks up the
+     * address's node) and writes them to one connection per node; the receiver's consumer runs
+     * on one context in arrival order and enqueues into a FIFO mailbox.
+     */
+    private final Context sendContext;
+    private final MessageConsumer<Object> consumer;
+    private final WireCodec codecs = new WireCodec();
+    private final ExportTable exports = new ExportTable();
+    private final NameRegistry names;
+    private final ActorRef<Object> askProxy;
+    private final WireCodec.Refs refs;
+    private final long sweepTimer;
+    private final LongAdder refused = new LongAdder();
+    private final LongAdder dropped = new LongAdder();
+    private final LongAdder delivered = new LongAdder();
+    private volatile boolean closed;
+
+    private ClusterNode(ActorSystem system, ClusterConfig config, Vertx vertx, HazelcastClusterManager manager) {
+        this.system = system;
+        this.config = config;
+        this.vertx = vertx;
+        this.manager = manager;
+        this.nodeId = manager.getNodeId();
+        this.bus = vertx.eventBus();
+        this.sendContext = vertx.getOrCreateContext();
+        codecs.register(config.allowed().toArray(Class<?>[]::new));
+        refs = new WireCodec.Refs() {
+            @Override
+            public String nodeId() {
+                return nodeId;
+            }
+
+            @Override
+            public long export(ActorRef<?> ref) {
+                return exports.export(ref);
+            }
+
+            @Override
+            public ActorRef<?> resolve(String id, long key, String name) {
+                if (id.equals(nodeId)) {
+                    ActorRef<?> local = exports.get(key);
+                    if (local != null) {
+                        return local;
+                    }
+                }
+                return new RemoteRef<>(ClusterNode.this, id, key, name); // gone here: its messages are counted dropped
+            }
+        };
+        HazelcastInstance hz = manager.getHazelcastInstance();
+        names = new NameRegistry(this, hz.getMap(NameRegistry.MAP_NAME));
+        hz.getCluster().addMembershipListener(new MembershipListener() {
+            @Override
+            public void memberAdded(MembershipEvent e) {
+            }
+
+            @Override
+            public void memberRemoved(MembershipEvent e) {
+                // Hazelcast's member id is not Vert.x's node id: keep the names of those still members.
+                offload(() -> names.removeDeparted(manager.getNodes()));
+            }
+        });
+        bus.registerDefaultCodec(WireFrame.class, new WireFrame.Codec());
+        consumer = bus.consumer(ADDRESS_PREFIX + nodeId, this::onFrame);
+        askProxy = system.spawn((ctx, m) -> Behavior.same(), "gmp4j.cluster.ask." + nodeId);
+        sweepTimer = vertx.setPeriodic(10_000, id -> exports.sweep());
+    }
+
+    /**
+     * Joins the cluster {@code config} names with {@code system}'s actors; waits until this node
+     * is a member and can receive.
+     *
+     * <pre>{@code
+     * ClusterNode node = ClusterNode.join(system, ClusterConfig.builder().build());
+     * }</pre>
+     *
+     * @throws IllegalArgumentException for a setting that is wrong
+     * @throws IllegalStateException    if the cluster cannot be joined within the join timeout
+     */
+    public static ClusterNode join(ActorSystem system, ClusterConfig config) {
+        Objects.requireNonNull(system, "system");
+        Objects.requireNonNull(config, "config");
+        HazelcastSetup.quietLogging();
+        HazelcastClusterManager manager = new HazelcastClusterManager(HazelcastSetup.hazelcastConfig(config));
+        VertxOptions options = new VertxOptions().setEventBusOptions(new EventBusOptions()
+                .setHost(config.host()).setPort(config.eventBusPort()).setClusterPublicHost(config.host()));
+        Vertx vertx = await(Vertx.builder().with(options).withClusterManager(manager).buildClustered(),
+                config.joinTimeout(), "join cluster '" + config.clusterName() + "' via " + config.members());
+        ClusterNode node;
+        try {
+            node = new ClusterNode(system, config, vertx, manager);
+            await(node.consumer.completion(), config.joinTimeout(), "register this node's address");
+        } catch (RuntimeException e) {
+            vertx.close();
+            throw e;
+        }
+        return node;
+    }
+
+    private static <V> V await(Future<V> f, Duration timeout, String what) {
+        try {
+            return f.toCompletionStage().toCompletableFuture().get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("cluster: could not " + what + " within " + timeout);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cluster: could not " + what + ": " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("cluster: interrupted while waiting to " + what);
+        }
+    }
+
+    /** This node's id in the cluster (Hazelcast's member id). */
+    public String nodeId() {
+        return nodeId;
+    }
+
+    /** The ids of the cluster's current members, this node's included. */
+    public List<String> members() {
+        return List.copyOf(manager.getNodes());
+    }
+
+    /** The types this node may send and receive: see and change them here. */
+    public WireCodec codecs() {
+        return codecs;
+    }
+
+    /** The actor system whose actors this node serves. */
+    public ActorSystem system() {
+        return system;
+    }
+
+    /** The configuration this node joined with. */
+    public ClusterConfig config() {
+        return config;
+    }
+
+    /**
+     * Registers the local actor {@code ref} under {@code name} in the whole cluster. The name
+     * goes when the actor stops, when this node closes, or when it leaves the cluster.
+     *
+     * <pre>{@code
+     * node.register("room", system.spawn(room));
+     * }</pre>
+     *
+     * @throws IllegalStateException    if another actor has the name anywhere in the cluster
+     * @throws IllegalArgumentException if {@code ref} is not a local actor
+     */
+    public void register(String name, ActorRef<?> ref) {
+        checkOpen();
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("register: blank name");
+        }
+        Objects.requireNonNull(ref, "register: null ref");
+        if (ref instanceof RemoteRef<?>) {
+            throw new IllegalArgumentException("register: " + ref + " is on another node; register it there");
+        }
+        names.register(name, ref, exports.export(ref));
+    }
+
+    /**
+     * The actor registered under {@code name} anywhere in the cluster: the local ref if it is on
+     * this node, a reference that sends over the event bus if it is on another.
+     *
+     * <pre>{@code
+     * node.<String>lookup("room").ifPresent(room -> room.tell("hi"));
+     * }</pre>
+     */
+    @SuppressWarnings("unchecked")
+    public <T> Optional<ActorRef<T>> lookup(String name) {
+        checkOpen();
+        return names.lookup(name).flatMap(v -> {
+            long key;
+            try {
+                key = Long.parseLong(v[1]);
+            } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
+                LOG.warning("gmp4j cluster node " + nodeId + ": the entry of name '" + name + "' is malformed");
+                return Optional.empty();
+            }
+            if (v.length != 3) {
+                return Optional.empty();
+            }
+            if (v[0].equals(nodeId)) {
+                return Optional.ofNullable((ActorRef<T>) exports.get(key));
+            }
+            if (!isMember(v[0])) {
+                return Optional.empty(); // its node has left; the survivors are removing the name
+            }
+            return Optional.of(new RemoteRef<>(this, v[0], key, v[2]));
+        });
+    }
+
+    /** Frames refused from the network: malformed, too big, or naming a type not registered here. */
+    public long refusedCount() {
+        return refused.sum();
+    }
+
+    /**
+     * Messages from the network that reached no mailbox: no such actor here, a stopped one, or a
+     * full bounded mailbox (the last two are also the actor system's dead letters).
+     */
+    public long droppedCount() {
+        return dropped.sum();
+    }
+
+    /** Messages from the network put into a local mailbox. */
+    public long deliveredCount() {
+        return delivered.sum();
+    }
+
+    /**
+     * Leaves the cluster: removes this node's names, stops receiving, closes Vert.x (which
+     * leaves Hazelcast's cluster). Pending asks of remote actors fail. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            names.removeMine();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "gmp4j cluster node " + nodeId + ": could not remove its names on close", e);
+        }
+        vertx.cancelTimer(sweepTimer);
+        askProxy.stop();
+        await(consumer.unregister(), config.joinTimeout(), "stop receiving");
+        await(vertx.close(), config.joinTimeout(), "leave the cluster");
+    }
+
+    @Override
+    public String toString() {
+        return "ClusterNode[" + nodeId + " in " + config.clusterName() + "]";
+    }
+
+    // =====================================================================================
+    // For RemoteRef and tests
+    // =====================================================================================
+
+    Vertx vertx() {
+        return vertx;
+    }
+
+    /** The raw entry {@code nodeId|key|actorName} of a cluster-wide name (tests). */
+    Optional<String[]> nameEntry(String name) {
+        return names.lookup(name);
+    }
+
+    /** The context this node's sends run on (tests send crafted frames in the same order). */
+    Context sendContext() {
+        return sendContext;
+    }
+
+    boolean isMember(String id) {
+        return !closed && manager.getNodes().contains(id);
+    }
+
+    /** Runs {@code r} on a Vert.x worker: Hazelcast calls that must not hold an M or an event loop. */
+    void offload(Runnable r) {
+        if (closed) {
+            return; // close removed this node's names; the cluster is no longer ours to tidy
+        }
+        vertx.executeBlocking(() -> {
+            r.run();
+            return null;
+        }, false).onFailure(e -> LOG.log(Level.WARNING, "gmp4j cluster node " + nodeId + ": tidying the names failed", e));
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("cluster node " + nodeId + " is closed");
+        }
+    }
+
+    /**
+     * Encodes on the caller's thread (a refusal reaches the caller before anything is sent),
+     * then sends through {@link #sendContext}. After close, a send is dropped and counted.
+     */
+    void send(String target, long key, byte kind, Object msg) {
+        Buffer frame = Buffer.buffer(64).appendByte(FRAME_VERSION).appendByte(kind).appendLong(key);
+        codecs.encode(msg, frame, refs);
+        if (frame.length() > MAX_FRAME) {
+            throw new IllegalArgumentException("cannot send a message of " + frame.length() + " bytes: more than " + MAX_FRAME);
+        }
+        if (closed) {
+            dropped.increment();
+            return;
+        }
+        WireFrame f = new WireFrame(frame);
+        String address = ADDRESS_PREFIX + target;
+        // Per-pair order: see sendContext. eventBus.send: at most once, no reply expected.
+        sendContext.runOnContext(v -> bus.send(address, f));
+    }
+
+    /**
+     * An ask of a remote actor, on a local proxy's ask: the proxy's reply address travels in the
+     * message and answers the returned Reply; the message is sent from inside the factory, on
+     * the caller's thread, so it keeps its place among the caller's tells.
+     */
+    <T, R> Reply<R> ask(RemoteRef<T> target, Function<ActorRef<R>, T> msgFactory, Duration timeout) {
+        AtomicReference<ActorRef<R>> replyTo = new AtomicReference<>();
+        Reply<R> r = askProxy.ask((ActorRef<R> to) -> {
+            replyTo.set(to);
+            T msg = msgFactory.apply(to);
+            try {
+                send(target.nodeId(), target.key(), TELL, Objects.requireNonNull(msg, "ask: the factory built a null message"));
+            } catch (RuntimeException e) {
+                exports.remove(to);
+                throw e;
+            }
+            return ASK_SENT;
+        }, timeout);
+        r.whenComplete((v, f) -> exports.remove(replyTo.get()));
+        return r;
+    }
+
+    /** On a Vert.x event loop: decode and hand to a mailbox, never more (no actor code, no waiting). */
+    private void onFrame(Message<Object> m) {
+        Object body = m.body();
+        Buffer b = body instanceof WireFrame f ? f.bytes() : body instanceof Buffer raw ? raw : null;
+        try {
+            if (b == null) {
+                throw new WireCodec.WireFormatException("not a gmp4j frame: "
+                        + (body instanceof WireFrame ? "a frame whose length does not fit" : body == null ? "null" : body.getClass().getName()));
+            }
+            if (b.length() < FRAME_HEADER || b.length() > MAX_FRAME) {
+                throw new WireCodec.WireFormatException("frame of " + b.length() + " bytes out of bounds " + FRAME_HEADER + ".." + MAX_FRAME);
+            }
+            if (b.getByte(0) != FRAME_VERSION) {
+                throw new WireCodec.WireFormatException("unknown frame version " + b.getByte(0));
+            }
+            byte kind = b.getByte(1);
+            long key = b.getLong(2);
+            Object msg = codecs.decode(b, FRAME_HEADER, b.length(), refs);
+            ActorRef<Object> to = exports.get(key);
+            switch (kind) {
+                case TELL -> {
+                    if (msg == null) {
+                        throw new WireCodec.WireFormatException("a null message");
+                    }
+                    if (to != null && system.tryTell(to, msg)) {
+                        delivered.increment();
+                    } else {
+                        dropped.increment();
+                    }
+                }
+                case STOP -> {
+                    if (to != null) {
+                        to.stop();
+                    }
+                }
+                default -> throw new WireCodec.WireFormatException("unknown frame kind " + kind);
+            }
+        } catch (WireCodec.WireFormatException e) {
+            refused.increment();
+            LOG.warning("gmp4j cluster node " + nodeId + ": refused a frame: " + e.getMessage());
+        }
+    }
+}
