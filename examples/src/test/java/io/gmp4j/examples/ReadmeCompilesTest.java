@@ -79,6 +79,7 @@ class ReadmeCompilesTest {
             import io.gmp4j.reactive.*;
             import io.gmp4j.net.*;
             import io.gmp4j.actor.*;
+            import io.gmp4j.cluster.*;
             import java.util.*;
             import java.time.*;
             import java.io.*;
