@@ -30,8 +30,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>Bytes keep their order: a direct write runs only while {@code loopWritesInFlight} is
  *       0, that is while every buffer handed to the loop (and a relay's writes, through
  *       {@link #fenceRelayWrites}) has reached the kernel.</li>
- *   <li>A hand-off happens only while the channel is writable, so the outbound bytes pending
- *       stay below {@link Net#HIGH_WATER} plus one {@link #CHUNK}.</li>
+ *   <li>A goroutine's hand-off happens only while the channel is writable (checked under the
+ *       lock, see {@link #awaitWritable}), so its writes leave at most about
+ *       {@link Net#HIGH_WATER} plus one {@link #CHUNK} pending.</li>
  *   <li>A waiter is in {@code writers} or {@code lockQueue} only while its thread is parked or
  *       about to park; every waker removes it under the connection's lock and wakes it after
  *       unlocking ({@link Waiters}).</li>
