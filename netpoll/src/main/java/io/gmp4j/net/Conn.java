@@ -67,7 +67,7 @@ import java.util.concurrent.TimeUnit;
  * <h2>Invariants (all under {@link #lock})</h2>
  * <ul>
  *   <li>{@code closed}, {@code inactive} and {@code error} are set once and never cleared;
- *       {@link #close}, {@link #fail} and {@link #inactive} wake every goroutine parked on
+ *       {@link #close}, {@link #fail} and {@link #channelInactive} wake every goroutine parked on
  *       the connection after setting theirs, and every event that sets one ends the relays
  *       through it after unlocking.</li>
  *   <li>A waiter is on one of the connection's lists only while its thread is parked or about
@@ -247,7 +247,7 @@ public final class Conn implements AutoCloseable {
     }
 
     /** On the loop: the channel closed; everyone parked wakes, and a closed connection leaves its poller. */
-    void inactive() {
+    void channelInactive() {
         ArrayList<Waiter> wake;
         lock.lock();
         try {

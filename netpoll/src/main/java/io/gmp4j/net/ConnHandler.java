@@ -64,6 +64,6 @@ final class ConnHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        conn.inactive();
+        conn.channelInactive();
     }
 }
