@@ -15,7 +15,7 @@ import java.nio.ByteBuffer;
 /**
  * A connection's socket as the writing goroutine sees it: Go's write path, where the goroutine
  * makes the {@code write} syscall itself and involves the poller only when the socket's send
- * buffer is full. {@link Conn} tries it first whenever nothing it wrote earlier is still
+ * buffer is full. A {@link ConnWriter} tries it first whenever nothing it wrote earlier is still
  * queued on the loop, and hands the loop only what the kernel did not take, so the bytes stay
  * in order and a slow peer still meets Netty's watermarks.
  *

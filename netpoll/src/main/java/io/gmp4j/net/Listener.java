@@ -103,12 +103,7 @@ public final class Listener implements AutoCloseable {
                     error = null; // reported once; the next accept asks the kernel again
                     throw NetErrors.accept(toString(), cause);
                 }
-                if (w != null && w.reusable()) {
-                    w.reset();
-                } else {
-                    w = Waiter.current();
-                }
-                acceptors.add(w);
+                w = Waiters.enqueue(acceptors, w);
                 if (slot && !acceptRequested) { // at the limit, leave connections in the kernel's backlog
                     acceptRequested = true;
                     request = true;

@@ -70,13 +70,13 @@ final class Relay {
         if (!enabled || dst == src || dst.ch.eventLoop() != src.ch.eventLoop()) {
             return 0;
         }
-        dst.acquireWrite(); // held for the whole relay: no other write interleaves
+        dst.writer.acquireWrite(); // held for the whole relay: no other write interleaves
         try {
             Relay r = new Relay(dst, src, progress);
-            if (!src.attachRelayFrom(r)) {
+            if (!src.reader.attachRelay(r)) {
                 return 0; // registered nowhere: nothing can end it
             }
-            if (!dst.attachRelayInto(r)) {
+            if (!dst.writer.attachRelay(r)) {
                 // src's events may already be ending it: end it the one way, and wait for that.
                 r.finish();
             } else {
@@ -89,7 +89,7 @@ final class Relay {
             src.poller.park(r.done, "IO wait (relay)", false, 0);
             return r.total; // published by the end's wake
         } finally {
-            dst.releaseWrite();
+            dst.writer.releaseWrite();
         }
     }
 
@@ -99,7 +99,7 @@ final class Relay {
             return; // the end is queued behind us
         }
         live = true;
-        ArrayList<ByteBuf> buffered = src.takeInboundForRelay();
+        ArrayList<ByteBuf> buffered = src.reader.takeInboundForRelay();
         for (ByteBuf buf : buffered) {
             forward(buf);
         }
@@ -127,8 +127,8 @@ final class Relay {
     private void forward(ByteBuf buf) {
         int n = buf.readableBytes();
         total += n;
-        src.relayedBytes += n; // statistics for tests; only the loop writes them
-        dst.writeOnLoop(buf); // ownership passes to Netty
+        src.reader.relayedBytes += n; // statistics for tests; only the loop writes them
+        dst.writer.writeOnLoop(buf); // ownership passes to Netty
         if (progress != null) {
             progress.accept(n);
         }
@@ -174,12 +174,12 @@ final class Relay {
         live = false;
         src.detachRelay(this);
         dst.detachRelay(this);
-        dst.fenceRelayWrites();
+        dst.writer.fenceRelayWrites();
         dst.ch.flush();
         if (src.ch.isActive()) {
             src.ch.config().setAutoRead(false);
         }
-        src.stopReadingAfterRelay();
+        src.reader.stopReadingAfterRelay();
         done.wake();
     }
 }

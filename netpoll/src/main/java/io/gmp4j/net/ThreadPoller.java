@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <h2>A turn</h2>
  * The thread blocks in {@code loop.run(0)} until I/O is ready or a task arrives (a read
  * request, a write, a close handed over by a goroutine: {@code inEventLoop()} is never true
- * in a goroutine). The handlers it runs ({@link Conn}, {@link Listener}) queue bytes or
+ * in a goroutine). The handlers it runs ({@link ConnHandler}, {@link Listener}) queue bytes or
  * connections and wake the goroutines parked on them. Each wake is {@code G.ready}, which
  * unparks the virtual thread, which makes the JDK call {@link Scheduler#execute} on this
  * thread; the scheduler appends those tasks to {@link #batch}

@@ -9,6 +9,17 @@ final class Waiters {
     private Waiters() {
     }
 
+    /** Caller holds the owner's lock: adds the calling thread's waiter to {@code q}, {@code w} reused when it may be; returns it. */
+    static Waiter enqueue(ArrayList<Waiter> q, Waiter w) {
+        if (w != null && w.reusable()) {
+            w.reset();
+        } else {
+            w = Waiter.current();
+        }
+        q.add(w);
+        return w;
+    }
+
     /** Caller holds the owner's lock: empties {@code q} into a list to wake after unlocking. */
     static ArrayList<Waiter> take(ArrayList<Waiter> q) {
         ArrayList<Waiter> out = new ArrayList<>(q);

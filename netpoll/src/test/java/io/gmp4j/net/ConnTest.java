@@ -92,9 +92,9 @@ class ConnTest extends NetTestBase {
                 // changed while parked: the reader wakes, re-checks and parks to the new deadline
                 c.setReadDeadline(Instant.now().plusSeconds(30));
                 Async reader = async(() -> assertEquals(1, c.read(buf, 0, 8)));
-                TestSupport.awaitCondition(() -> c.parkedReaders() == 1, () -> "reader never parked");
+                TestSupport.awaitCondition(() -> c.reader.parkedReaders() == 1, () -> "reader never parked");
                 c.setReadDeadline(Instant.now().plusSeconds(60));
-                TestSupport.awaitCondition(() -> c.parkedReaders() == 1, () -> "reader did not park again");
+                TestSupport.awaitCondition(() -> c.reader.parkedReaders() == 1, () -> "reader did not park again");
                 s.write(new byte[]{7});
                 reader.check();
             });
@@ -110,7 +110,7 @@ class ConnTest extends NetTestBase {
         Conn c = p[0], s = p[1];
         try {
             Async reader = async(() -> assertThrows(DeadlineExceededException.class, () -> c.read(new byte[1], 0, 1)));
-            TestSupport.awaitCondition(() -> c.parkedReaders() == 1, () -> "reader never parked");
+            TestSupport.awaitCondition(() -> c.reader.parkedReaders() == 1, () -> "reader never parked");
             c.setDeadline(Instant.now().minusMillis(1));
             reader.check();
         } finally {
@@ -133,7 +133,7 @@ class ConnTest extends NetTestBase {
                         c.write(chunk);
                     }
                 });
-                assertTrue(c.writeParks > 0, "the writer parked on the watermark");
+                assertTrue(c.writer.writeParks > 0, "the writer parked on the watermark");
             });
         } finally {
             c.close();
@@ -246,7 +246,7 @@ class ConnTest extends NetTestBase {
                 NetClosedException e = assertThrows(NetClosedException.class, () -> c.read(new byte[1], 0, 1));
                 assertTrue(e.getMessage().endsWith(NetClosedException.MESSAGE), e.getMessage());
             });
-            TestSupport.awaitCondition(() -> c.parkedReaders() == 1, () -> "reader never parked");
+            TestSupport.awaitCondition(() -> c.reader.parkedReaders() == 1, () -> "reader never parked");
             c.close();
             reader.check();
             go(() -> {
@@ -281,13 +281,13 @@ class ConnTest extends NetTestBase {
             // One byte read turns reading ahead on; then nobody reads while the writer pushes:
             // the loop must stop queueing at the high mark.
             go(() -> assertEquals(1, s.read(buf, 0, 1)));
-            TestSupport.awaitCondition(() -> s.maxInboundSeen >= Conn.INBOUND_HIGH && !s.ch.config().isAutoRead(),
-                    () -> "reading ahead never stopped: queued " + s.maxInboundSeen);
+            TestSupport.awaitCondition(() -> s.reader.maxInboundSeen >= ConnReader.INBOUND_HIGH && !s.ch.config().isAutoRead(),
+                    () -> "reading ahead never stopped: queued " + s.reader.maxInboundSeen);
             // Then the writer is stopped by flow control (parked on its watermark), or done if the
             // kernel's buffers took everything: either way no more input is on its way to us.
-            TestSupport.awaitCondition(() -> c.writeParks > 0 || written.get(), () -> "writer never stopped");
-            long bound = Conn.INBOUND_HIGH + (long) Net.MAX_READS_PER_REQUEST * 64 * 1024;
-            assertTrue(s.maxInboundSeen <= bound, "input queued " + s.maxInboundSeen + " > " + bound);
+            TestSupport.awaitCondition(() -> c.writer.writeParks > 0 || written.get(), () -> "writer never stopped");
+            long bound = ConnReader.INBOUND_HIGH + (long) Net.MAX_READS_PER_REQUEST * 64 * 1024;
+            assertTrue(s.reader.maxInboundSeen <= bound, "input queued " + s.reader.maxInboundSeen + " > " + bound);
             mayClose.countDown();
             go(() -> {
                 int got = 1;
@@ -320,7 +320,7 @@ class ConnTest extends NetTestBase {
             });
             // Do not read until the writer has parked on the watermark: the kernel buffers are
             // full and Netty's outbound buffer reached the high watermark.
-            TestSupport.awaitCondition(() -> c.writeParks > 0, () -> "writer never parked");
+            TestSupport.awaitCondition(() -> c.writer.writeParks > 0, () -> "writer never parked");
             go(() -> {
                 byte[] buf = new byte[4096]; // small reads: a slow reader
                 long got = 0;
@@ -331,8 +331,8 @@ class ConnTest extends NetTestBase {
                 assertEquals(total, got);
             });
             writer.check();
-            long bound = Net.HIGH_WATER + 2L * Conn.CHUNK;
-            assertTrue(c.maxPendingSeen <= bound, "outbound bytes pending " + c.maxPendingSeen + " > " + bound);
+            long bound = Net.HIGH_WATER + 2L * ConnWriter.CHUNK;
+            assertTrue(c.writer.maxPendingSeen <= bound, "outbound bytes pending " + c.writer.maxPendingSeen + " > " + bound);
         } finally {
             c.close();
             s.close();
@@ -372,7 +372,7 @@ class ConnTest extends NetTestBase {
                     s.closeWrite();
                 }
             });
-            TestSupport.awaitCondition(() -> accepted.get() != null && accepted.get().writeParks > 0,
+            TestSupport.awaitCondition(() -> accepted.get() != null && accepted.get().writer.writeParks > 0,
                     () -> "the server's writes never waited for the socket");
             InputStream in = client.getInputStream();
             byte[] buf = new byte[64 * 1024];

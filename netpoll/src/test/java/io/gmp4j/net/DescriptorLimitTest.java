@@ -97,12 +97,12 @@ class DescriptorLimitTest {
             int echoed = 0;
             for (int i = 0; i < accepted.size(); i++) {
                 Conn s = accepted.get(i);
-                writers += s.directWriter() != null ? 1 : 0;
+                writers += s.writer.directWriter() != null ? 1 : 0;
                 s.write(new byte[]{(byte) i});
                 Conn peer = clients.stream().filter(c -> c.localAddress().equals(s.remoteAddress())).findFirst()
                         .orElseThrow();
                 byte[] one = new byte[1];
-                if (peer.read(one, 0, 1) == 1 && one[0] == (byte) i && s.directWrites == 1) {
+                if (peer.read(one, 0, 1) == 1 && one[0] == (byte) i && s.writer.directWrites == 1) {
                     echoed++;
                 }
             }

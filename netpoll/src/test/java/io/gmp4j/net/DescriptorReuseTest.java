@@ -133,7 +133,7 @@ class DescriptorReuseTest extends NetTestBase {
         long seq = 0;
         long acked = 0;
         long last = 0;
-        boolean direct = c.directWriter() != null;
+        boolean direct = c.writer.directWriter() != null;
         for (int w = 0; ; w++) {
             int records = RECORDS_PER_WRITE[w % RECORDS_PER_WRITE.length];
             buf.clear();
@@ -148,7 +148,7 @@ class DescriptorReuseTest extends NetTestBase {
                     c.write(buf.array(), 0, buf.limit());
                 }
             } catch (NetClosedException closed) {
-                return new Sent(acked, last, acked + records * RECORD, direct && c.directWrites > 0);
+                return new Sent(acked, last, acked + records * RECORD, direct && c.writer.directWrites > 0);
             }
             seq += records;
             acked += records * RECORD;

@@ -65,9 +65,9 @@ class DirectWriteTest extends NetTestBase {
                     assertEquals((byte) i, got[0]);
                 }
             });
-            assertEquals(rounds, c.directWrites, "client writes that went straight to the socket");
-            assertEquals(rounds, s.directWrites, "server writes that went straight to the socket");
-            assertEquals(0, c.loopWrites + s.loopWrites, "writes handed to the loop");
+            assertEquals(rounds, c.writer.directWrites, "client writes that went straight to the socket");
+            assertEquals(rounds, s.writer.directWrites, "server writes that went straight to the socket");
+            assertEquals(0, c.writer.loopWrites + s.writer.loopWrites, "writes handed to the loop");
         } finally {
             c.close();
             s.close();
@@ -137,10 +137,10 @@ class DirectWriteTest extends NetTestBase {
                 }
                 c.closeWrite();
             });
-            TestSupport.awaitCondition(() -> c.loopWrites > 0, () -> "no write reached the loop");
+            TestSupport.awaitCondition(() -> c.writer.loopWrites > 0, () -> "no write reached the loop");
             readCounters(s, total);
             writer.check();
-            assertTrue(c.directWrites > 0, "no write went straight to the socket");
+            assertTrue(c.writer.directWrites > 0, "no write went straight to the socket");
         } finally {
             c.close();
             s.close();
@@ -190,7 +190,7 @@ class DirectWriteTest extends NetTestBase {
                     assertInstanceOf(SocketException.class, e, e.toString());
                     assertTrue(e.getMessage().contains("reset") || e.getMessage().contains("broken pipe"), e.getMessage());
                     assertThrows(IOException.class, () -> c.write(b), "the failure stays");
-                    assertTrue(c.directWrites > 0, "the first write went straight to the socket");
+                    assertTrue(c.writer.directWrites > 0, "the first write went straight to the socket");
                 }
             });
             peer.join(TestSupport.TIMEOUT_S * 1000);
@@ -230,7 +230,7 @@ class DirectWriteTest extends NetTestBase {
                     readFully(s, one, 0, 1);
                     s.write(one);
                     readFully(c, one, 0, 1);
-                    assertTrue(c.directWrites == 1 && s.directWrites == 1, "writes went straight to the socket");
+                    assertTrue(c.writer.directWrites == 1 && s.writer.directWrites == 1, "writes went straight to the socket");
                 }
                 java.util.Set<String> after = sockets();
                 after.removeAll(before);
@@ -275,7 +275,7 @@ class DirectWriteTest extends NetTestBase {
                     readFully(s, one, 0, 1);
                     s.write(one);
                     readFully(c, one, 0, 1);
-                    assertTrue(c.directWrites == 1 && s.directWrites == 1, "writes went straight to the socket");
+                    assertTrue(c.writer.directWrites == 1 && s.writer.directWrites == 1, "writes went straight to the socket");
                     if (i % 2 == 0) {
                         c.close();
                         assertEquals(-1, s.read(one, 0, 1), "the peer's close reached the other side");

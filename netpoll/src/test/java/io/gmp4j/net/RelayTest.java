@@ -58,7 +58,7 @@ class RelayTest extends NetTestBase {
                 long[] result = copyThrough(p, size, true);
                 assertEquals(size, result[0], "bytes Io.copy returned");
                 assertEquals(size, result[1], "bytes reported to progress");
-                assertEquals(size, p[1].relayedBytes, "bytes the loop forwarded");
+                assertEquals(size, p[1].reader.relayedBytes, "bytes the loop forwarded");
             } finally {
                 closeAll(p);
             }
@@ -72,7 +72,7 @@ class RelayTest extends NetTestBase {
         try {
             long[] result = copyThrough(p, 1024 * 1024 + 17, false);
             assertEquals(1024 * 1024 + 17, result[0]);
-            assertEquals(0, p[1].relayedBytes, "the loop forwarded nothing");
+            assertEquals(0, p[1].reader.relayedBytes, "the loop forwarded nothing");
         } finally {
             Relay.enabled = true;
             closeAll(p);
@@ -102,9 +102,9 @@ class RelayTest extends NetTestBase {
         if (relayed) {
             // The first byte alone, once the relay is registered: when it has been forwarded,
             // the relay is live, and a FIN cannot overtake its start.
-            TestSupport.awaitCondition(s::relayingFrom, () -> "the relay never registered");
+            TestSupport.awaitCondition(s.reader::relaying, () -> "the relay never registered");
             go(() -> c.write(data, 0, 1));
-            TestSupport.awaitCondition(() -> s.relayedBytes == 1, () -> "the loop did not forward the first byte");
+            TestSupport.awaitCondition(() -> s.reader.relayedBytes == 1, () -> "the loop did not forward the first byte");
             first = 1;
         }
         int from = first;
@@ -171,7 +171,7 @@ class RelayTest extends NetTestBase {
             });
             writer.check();
             relay.check();
-            assertTrue(s.relayedBytes > 0, "the loop forwarded nothing");
+            assertTrue(s.reader.relayedBytes > 0, "the loop forwarded nothing");
         } finally {
             closeAll(p);
         }
@@ -186,7 +186,7 @@ class RelayTest extends NetTestBase {
             byte[] three = new byte[3];
             readFully(k, three, 0, 3);
         });
-        TestSupport.awaitCondition(() -> s.relayedBytes == 3, () -> "the loop did not forward: " + s.relayedBytes);
+        TestSupport.awaitCondition(() -> s.reader.relayedBytes == 3, () -> "the loop did not forward: " + s.reader.relayedBytes);
         return relay;
     }
 
@@ -260,11 +260,11 @@ class RelayTest extends NetTestBase {
                 Io.copy(u, s);
                 u.closeWrite();
             });
-            TestSupport.awaitCondition(() -> c.writeParks > 0, () -> "the client's writer never parked: "
-                    + s.relayedBytes + " bytes relayed, " + u.maxPendingSeen + " pending at most");
+            TestSupport.awaitCondition(() -> c.writer.writeParks > 0, () -> "the client's writer never parked: "
+                    + s.reader.relayedBytes + " bytes relayed, " + u.writer.maxPendingSeen + " pending at most");
             // The stall: c's writer waits for s, the loop waits for u. (Later, c's FIN makes
             // Netty read s's socket to its end whatever autoRead says; that is not the stall.)
-            long pendingInStall = u.maxPendingSeen;
+            long pendingInStall = u.writer.maxPendingSeen;
             go(() -> {
                 byte[] buf = new byte[4096];
                 long got = 0;
@@ -281,7 +281,7 @@ class RelayTest extends NetTestBase {
             });
             writer.check();
             relay.check();
-            assertEquals(total, s.relayedBytes, "bytes the loop forwarded");
+            assertEquals(total, s.reader.relayedBytes, "bytes the loop forwarded");
             // One read burst may follow the watermark: Netty's epoll loop finishes it even with
             // autoRead turned off (as the read-ahead bound in Conn's class comment says).
             int burst = ((MaxMessagesRecvByteBufAllocator) s.ch.config().getRecvByteBufAllocator()).maxMessagesPerRead();

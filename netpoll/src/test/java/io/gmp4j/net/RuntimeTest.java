@@ -26,7 +26,7 @@ class RuntimeTest extends NetTestBase {
         AtomicReference<Conn> client = new AtomicReference<>();
         AtomicReference<Conn> server = new AtomicReference<>();
         Thread peer = Thread.ofPlatform().daemon().start(() -> {
-            TestSupport.awaitCondition(() -> server.get() != null && server.get().parkedReaders() == 1,
+            TestSupport.awaitCondition(() -> server.get() != null && server.get().reader.parkedReaders() == 1,
                     () -> "main never parked in read");
             // Every M idle or blocked in a per-P loop: the last one to stop ran checkdead with
             // main parked on the network.
@@ -117,7 +117,7 @@ class RuntimeTest extends NetTestBase {
                 outcome.set(e);
             }
         });
-        TestSupport.awaitCondition(() -> c.parkedReaders() == 2, () -> "readers never parked");
+        TestSupport.awaitCondition(() -> c.reader.parkedReaders() == 2, () -> "readers never parked");
         other.close();
         reader.join(TestSupport.TIMEOUT_S * 1000);
         assertFalse(reader.isAlive(), "a platform thread reading a conn of a closed runtime must wake");
