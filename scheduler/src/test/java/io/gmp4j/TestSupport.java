@@ -160,10 +160,29 @@ public final class TestSupport {
         java.nio.file.Path out = java.nio.file.Files.createTempFile("gmp4j-child", ".out");
         try {
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-            assertTrue(p.waitFor(TIMEOUT_S, TimeUnit.SECONDS), () -> "child JVM did not finish: " + cmd);
+            if (!p.waitFor(TIMEOUT_S, TimeUnit.SECONDS)) {
+                String dump = threadDump(p);
+                p.destroyForcibly();
+                fail("child JVM did not finish in " + TIMEOUT_S + " s: " + cmd + "\n--- its output:\n"
+                        + java.nio.file.Files.readString(out, StandardCharsets.UTF_8) + "\n--- its threads:\n" + dump);
+            }
             return new ChildRun(p.exitValue(), java.nio.file.Files.readString(out, StandardCharsets.UTF_8));
         } finally {
             java.nio.file.Files.deleteIfExists(out);
+        }
+    }
+
+    /** The threads of a child JVM that hangs ({@code jcmd <pid> Thread.print}), for the failure report. */
+    private static String threadDump(Process p) {
+        java.nio.file.Path jcmd = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        try {
+            Process d = new ProcessBuilder(jcmd.toString(), Long.toString(p.pid()), "Thread.print")
+                    .redirectErrorStream(true).start();
+            byte[] text = d.getInputStream().readAllBytes();
+            d.waitFor(30, TimeUnit.SECONDS);
+            return new String(text, StandardCharsets.UTF_8);
+        } catch (IOException | InterruptedException e) {
+            return "(no thread dump: " + e + ")";
         }
     }
 

@@ -70,6 +70,7 @@ class DescriptorLimitTest {
         }
 
         private static void scenario(int round) throws IOException {
+            int socketsAtStart = openSockets();
             Listener l = Net.listen("127.0.0.1:0");
             System.out.println("round " + round + " port=" + l.address().getPort());
             List<Conn> clients = new ArrayList<>();
@@ -127,6 +128,32 @@ class DescriptorLimitTest {
             }
             for (Conn c : more) {
                 c.close();
+            }
+            // A connection's descriptor is closed by its loop after close() returns (the close
+            // waits for a goroutine's write in flight): the next round starts only once every
+            // socket of this one is gone, or it would begin with fewer free than it counts on.
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+            while (openSockets() > socketsAtStart) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("round " + round + ": " + openSockets()
+                            + " sockets still open 20 s after every close, against " + socketsAtStart + " at its start");
+                }
+                io.gmp4j.Go.gosched();
+            }
+        }
+
+        /** The process's open socket descriptors ({@code /proc/self/fd} entries linked to {@code socket:}). */
+        private static int openSockets() {
+            try (var fds = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/fd"))) {
+                return (int) fds.filter(f -> {
+                    try {
+                        return java.nio.file.Files.readSymbolicLink(f).toString().startsWith("socket:");
+                    } catch (IOException e) {
+                        return false; // closed while listed (the directory's own descriptor)
+                    }
+                }).count();
+            } catch (IOException e) {
+                return Integer.MAX_VALUE; // no descriptor free even to list them: the closes are still on their way
             }
         }
 
