@@ -168,14 +168,10 @@ public final class BenchMain {
                 return quick ? "0+1" : "1+3";
             }
             if (NetBench.isNet(bench) && warmup < 0 && !quick) {
-                // Servers under full load on two cores keep C2 busy for 10 s and more: the chat
-                // server's 1-s windows climbed from 3.0M to 4.5M lines/s over windows 4-9 and
-                // settled at 4.9-5.1M after 12. Compiles per second of the echo servers'
-                // lives at 16 connections (-XX:+PrintCompilation, 2026-12-02; load from second
-                // 2): Netty 66 in second 5, 0-14 a second from second 6; gmp4j 146, 98, 58 in
-                // seconds 5-7 and 7-20 a second until second 16 (recompiles after uncommon
-                // traps on the read and write paths), 0-2 a second in seconds 17-20. Twenty
-                // warm-up windows, for every implementation alike: figures of settled servers.
+                // Servers under full load keep C2 busy for 10 s and more (gmp4j's echo server
+                // recompiles its read and write paths until about 16 s; the measurements are in
+                // benchmarks/PERFORMANCE-LOG.md). Twenty warm-up windows, for every
+                // implementation alike: figures of settled servers.
                 return NET_WARMUP_WINDOWS + "+" + measured();
             }
             return warmups() + "+" + measured();
