@@ -219,6 +219,7 @@ class ClusterThreeNodesTest {
         ActorRef<Object> w2 = victimOn("A", "A.watched");
         record Count(ActorRef<Integer> replyTo) {
         }
+        int watchesBefore = node.monitors().sizes()[0];
         Collector ready = new Collector();
         ActorRef<Object> watcher = system.spawn(Behavior.setup(ctx -> {
             ctx.watch(v);
@@ -236,8 +237,9 @@ class ClusterThreeNodesTest {
                 return Behavior.same();
             };
         }));
-        Collector seen = watching(w2);
         ready.next(String.class, "ready"::equals);
+        assertEquals(watchesBefore + 1, node.monitors().sizes()[0], "the unwatched actor's watch is still on record");
+        Collector seen = watching(w2);
         barrier("A"); // the watches and the unwatch are at A before the stops
         v.tell("stop");
         w2.tell("stop");
