@@ -1,122 +1,32 @@
 package io.gmp4j.actor;
 
 import io.gmp4j.runtime.RuntimeTimer;
-import io.gmp4j.runtime.Scheduler;
-import io.gmp4j.runtime.ShortLock;
-import io.gmp4j.runtime.Waiter;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Predicate;
-import org.jctools.queues.MessagePassingQueue;
-import org.jctools.queues.unpadded.MpscUnboundedUnpaddedArrayQueue;
+
 
 /**
- * The common part of both kinds of actor: the mailbox, the scheduling state, and the lifecycle
- * (children, watchers, links, name, dead letters).
+ * An actor's lifecycle on top of its {@link MailboxCell}: ask, stop and a link's kill; children,
+ * and finishing only after every child finished; watchers ({@link Terminated}, one per watch)
+ * and links (Erlang's link/unlink/trap_exit, also with {@link RemoteActorRef}s); the
+ * {@link CellContext} handed to the actor's own code is a view of it.
  *
- * <h2>The mailbox and who consumes it</h2>
- * The mailbox is a JCTools MPSC queue: any number of senders, exactly one consumer at a time.
- * Who the consumer is follows from {@link #state}:
- * <ul>
- *   <li>{@link #IDLE}: nobody. A sender that enqueued a message CASes {@code IDLE -> SCHEDULED}
- *       and so becomes responsible for getting the mailbox consumed (it submits the behaviour
- *       actor's task, or drains a dead actor's mailbox into dead letters itself).</li>
- *   <li>{@link #SCHEDULED}: the one holder of the consumer role: a behaviour actor's task
- *       (queued or running), a process actor's goroutine while it runs, or a thread draining a
- *       dead actor's mailbox.</li>
- *   <li>a {@link Waiter}: a process actor's goroutine parked in {@code receive} on that waiter.
- *       A sender that CASes it to {@code SCHEDULED} (on that very waiter, so it can never wake
- *       a later wait) claims and wakes it.</li>
- * </ul>
- *
- * <h2>Going idle without losing a wake-up</h2>
- * The consumer leaves with {@link #release}: (1) a volatile store of {@code IDLE} (or of the
- * waiter), (2) a re-check of the mailbox ({@code isEmpty} reads the producer index with a
- * volatile load), (3) if there is work, a CAS back to {@code SCHEDULED} and another run. A
- * sender does (1) {@code offer} (a CAS on the producer index), (2) a volatile load of
- * {@code state}, (3) the CAS if it saw {@code IDLE} or a waiter. All four accesses are
- * synchronization actions, so in their total order either the sender's increment of the
- * producer index comes before the consumer's re-check (the consumer sees the message) or the
- * consumer's {@code IDLE} store comes before the sender's load (the sender sees {@code IDLE}
- * and schedules). If both see each other, exactly one CAS wins. Messages can therefore never
- * sit in a mailbox that nobody is responsible for.
- *
- * <h2>System messages</h2>
- * Termination notices ({@link Terminated}, and what {@code watchWith} maps them to) and exit
- * signals ({@link ExitSignal}) go through {@link #tellSystem}: into the same mailbox, so they
- * keep their order with the messages sent before them, but past the bound of a bounded mailbox
- * (wrapped in a {@link SystemMessage} that {@link #take} unwraps without giving a place back).
- * A full mailbox therefore never loses a notice. A stop (and a kill by a link) is not a message
- * at all: a flag that the consumer checks before each message.
- *
- * <h2>What the lifecycle costs per message</h2>
- * Nothing: children, watchers, links and the trap-exits flag are only read when an actor is
- * spawned, linked, watched or dies; the run loop reads {@link #stopRequested} as before, and
- * {@link #take} tests each message for a {@link WatchNotice} (one type check), and for a system
- * message only on the bounded path.
+ * <p>Nothing here costs a message anything: children, watchers, links and the trap-exits flag
+ * are read only when an actor is spawned, linked, watched or dies. The lock word of the mailbox
+ * half guards this half's fields.
  *
  * @param <T> the message type
  */
-abstract class ActorCell<T> implements ActorRef<T> {
-    static final Object IDLE = new Object() {
-        @Override
-        public String toString() {
-            return "IDLE";
-        }
-    };
-    static final Object SCHEDULED = new Object() {
-        @Override
-        public String toString() {
-            return "SCHEDULED";
-        }
-    };
-
-    private static final VarHandle STATE;
-    private static final VarHandle LOCK;
-    /** Mailbox chunk: small, because a million idle actors each hold one. */
-    static final int MAILBOX_CHUNK = 16;
-
-    static {
-        try {
-            MethodHandles.Lookup l = MethodHandles.lookup();
-            STATE = l.findVarHandle(ActorCell.class, "state", Object.class);
-            LOCK = l.findVarHandle(ActorCell.class, "lock", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    final ActorSystem system;
-    final ActorCell<?> parent;
-    final String name;
-    final boolean named;
-    /** Holds {@code T}s, and for a bounded mailbox also {@link SystemMessage}s. */
-    final MessagePassingQueue<Object> mailbox = new MpscUnboundedUnpaddedArrayQueue<>(MAILBOX_CHUNK);
-    /** The bound of a bounded mailbox; null (the default) for an unbounded one. */
-    final MailboxBound bound;
-    final Ctx ctx = new Ctx();
-
-    /** IDLE, SCHEDULED, or the Waiter of a process parked in receive. */
-    private volatile Object state;
-    /** Set by {@link #stop}; the consumer begins stopping when it sees it. */
-    volatile boolean stopRequested;
-    /** Set once stopping began (no message is handled after); written under the lock. */
-    volatile boolean stopping;
-    /** Set by {@link #finish}: messages go straight to dead letters. */
-    volatile boolean dead;
+abstract class ActorCell<T> extends MailboxCell<T> {
+    final CellContext<T> ctx = new CellContext<>(this);
     /** Whether exit signals of linked actors arrive as {@link ExitSignal} messages. */
     volatile boolean trapExits;
-
-    /** Inline ShortLock word guarding the fields below. */
-    private volatile int lock;
     private Throwable reason;
     /** The reason a kill by a link ({@link #exit}) gave, for the stop it requested. */
     private Throwable exitReason;
@@ -142,221 +52,9 @@ abstract class ActorCell<T> implements ActorRef<T> {
     }
 
     ActorCell(ActorSystem system, ActorCell<?> parent, Props props, Object initialState) {
-        String name = props.name();
-        this.system = system;
-        this.parent = parent;
-        this.named = name != null;
-        this.name = name != null ? name : "$" + system.nextId();
-        this.bound = props.capacity() > 0 ? new MailboxBound(props.capacity(), props.overflow()) : null;
-        this.state = initialState;
+        super(system, parent, props, initialState);
     }
 
-    final void lock() {
-        if (!LOCK.compareAndSet(this, 0, 1)) {
-            ShortLock.acquireSlow(LOCK, this, true);
-        }
-    }
-
-    final void unlock() {
-        LOCK.setRelease(this, 0);
-    }
-
-    // =====================================================================================
-    // Sending
-    // =====================================================================================
-
-    @Override
-    public final void tell(T msg) {
-        Objects.requireNonNull(msg, "tell: null message");
-        if (dead) {
-            system.deadLetter(msg, this);
-            return;
-        }
-        if (bound != null) {
-            tellBounded(msg);
-            return;
-        }
-        mailbox.offer(msg);
-        signal();
-    }
-
-    /** Tell to a bounded mailbox: take a place first, else apply the overflow policy. */
-    private void tellBounded(T msg) {
-        MailboxBound b = bound;
-        while (!b.tryAcquire()) {
-            switch (b.overflow) {
-                case DROP -> {
-                    system.deadLetter(msg, this);
-                    return;
-                }
-                case FAIL -> throw new MailboxFullException(name, b.capacity);
-                case BLOCK -> {
-                    if (Scheduler.runningOnM() || isOwnConsumer()) {
-                        // A behaviour actor (or a timer callback) must never block its M, and a
-                        // process actor waiting for room in its own mailbox would wait forever.
-                        throw new MailboxFullException(name, b.capacity);
-                    }
-                    b.await();
-                    if (dead) {
-                        system.deadLetter(msg, this); // died while we waited
-                        return;
-                    }
-                }
-            }
-        }
-        mailbox.offer(msg);
-        signal();
-    }
-
-    /**
-     * Tell that never blocks and never throws for a full mailbox: a full bounded mailbox makes
-     * the message a dead letter whatever its {@link Overflow} policy.
-     *
-     * @return false if the message became a dead letter
-     */
-    final boolean offer(T msg) {
-        Objects.requireNonNull(msg, "offer: null message");
-        if (dead) {
-            system.deadLetter(msg, this);
-            return false;
-        }
-        MailboxBound b = bound;
-        if (b != null && !b.tryAcquire()) {
-            system.deadLetter(msg, this);
-            return false;
-        }
-        mailbox.offer(msg);
-        signal();
-        return true;
-    }
-
-    /** True when the caller is this actor's own consumer goroutine (a process actor's body). */
-    boolean isOwnConsumer() {
-        return false;
-    }
-
-    /**
-     * Consumer only: the next message, giving its place back to a bounded mailbox (unless it is a
-     * system message, which took no place).
-     */
-    @SuppressWarnings("unchecked")
-    final T take() {
-        while (true) {
-            Object m = mailbox.poll();
-            if (m == null) {
-                return null;
-            }
-            if (m instanceof WatchNotice n) { // a system message: it took no place
-                if (noticeTaken(n)) {
-                    return (T) n.msg;
-                }
-                continue; // its watch was ended by unwatch: never received
-            }
-            MailboxBound b = bound;
-            if (b != null) {
-                if (m instanceof SystemMessage sm) {
-                    return (T) sm.msg;
-                }
-                b.taken();
-            }
-            return (T) m;
-        }
-    }
-
-    /**
-     * Enqueues a system message (a termination notice, an exit signal): like {@link #tell}, but
-     * never refused, dropped or blocked by a bounded mailbox. A dead actor's are dead letters.
-     */
-    final void tellSystem(Object msg) {
-        if (dead) {
-            system.deadLetter(msg instanceof WatchNotice n ? n.msg : msg, this);
-            return;
-        }
-        mailbox.offer(bound == null || msg instanceof WatchNotice ? msg : new SystemMessage(msg));
-        signal();
-    }
-
-    /** A system message in a bounded mailbox: it holds no place of the bound. */
-    record SystemMessage(Object msg) {
-    }
-
-    /** After enqueuing (or requesting a stop): make sure somebody consumes the mailbox. */
-    final void signal() {
-        Object s = state;
-        if (s == IDLE) {
-            if (STATE.compareAndSet(this, IDLE, SCHEDULED)) {
-                scheduled();
-            }
-        } else if (s instanceof Waiter w) {
-            // CAS on this very waiter: it cannot be the waiter of a later receive.
-            if (STATE.compareAndSet(this, w, SCHEDULED) && w.claim(this)) {
-                w.wake();
-            }
-        }
-    }
-
-    /** The caller won IDLE -> SCHEDULED and now holds the consumer role. */
-    private void scheduled() {
-        if (dead) {
-            drainDead();
-            release();
-        } else {
-            resume();
-        }
-    }
-
-    /** Called by the system once the actor is registered and counted: starts it running. */
-    abstract void start();
-
-    /**
-     * The consumer role was taken for a live actor: a behaviour actor submits its task; a
-     * process actor whose body has ended just releases (only {@link #finish} gives it work).
-     */
-    abstract void resume();
-
-    /** What the consumer should do next: something to handle, a stop to begin, dead letters. */
-    final boolean hasWork() {
-        if (dead) {
-            return !mailbox.isEmpty();
-        }
-        if (stopping) {
-            return false; // waiting for children: finish() will drain
-        }
-        return stopRequested || !mailbox.isEmpty();
-    }
-
-    /** The consumer gives up its role (see the class comment for why no wake-up is lost). */
-    final void release() {
-        while (true) {
-            STATE.setVolatile(this, IDLE);
-            if (!hasWork() || !STATE.compareAndSet(this, IDLE, SCHEDULED)) {
-                return;
-            }
-            if (!dead) {
-                resume();
-                return;
-            }
-            drainDead();
-        }
-    }
-
-    /** Consumer only: the rest of the mailbox becomes dead letters. */
-    final void drainDead() {
-        Object m;
-        while ((m = take()) != null) {
-            system.deadLetter(m, this);
-        }
-    }
-
-    /** Process actors: publish {@code w} as the state, if still the consumer. */
-    final void publishWaiter(Waiter w) {
-        STATE.setVolatile(this, w);
-    }
-
-    /** Process actors: take the consumer role back from our own waiter; false if a sender did. */
-    final boolean unpublishWaiter(Waiter w) {
-        return STATE.compareAndSet(this, w, SCHEDULED);
-    }
 
     // =====================================================================================
     // Ask, stop, identity
@@ -629,7 +327,7 @@ abstract class ActorCell<T> implements ActorRef<T> {
     }
 
     /** Starts the watch of {@code n.target}; false if one is on already (until its notice is taken). */
-    private boolean startWatch(WatchNotice n) {
+    boolean startWatch(WatchNotice n) {
         lock();
         try {
             if (watching == null) {
@@ -642,7 +340,7 @@ abstract class ActorCell<T> implements ActorRef<T> {
     }
 
     /** Ends the watch of {@code c}, if any: its notice, queued or still to come, is dropped when taken. */
-    private void endWatch(ActorRef<?> c) {
+    void endWatch(ActorRef<?> c) {
         lock();
         try {
             if (watching != null) {
@@ -654,7 +352,8 @@ abstract class ActorCell<T> implements ActorRef<T> {
     }
 
     /** Consumer: {@code n} is taken, which ends its watch; false if that watch had ended (unwatch). */
-    private boolean noticeTaken(WatchNotice n) {
+    @Override
+    final boolean noticeTaken(WatchNotice n) {
         lock();
         try {
             return watching != null && watching.remove(n.target, n);
@@ -762,13 +461,13 @@ abstract class ActorCell<T> implements ActorRef<T> {
      * other through its transport, which reports the remote's exit as a signal. A finished
      * caller cannot link.
      */
-    private void linkRemote(RemoteActorRef<?> other) {
+    void linkRemote(RemoteActorRef<?> other) {
         if (addLink(other)) {
             other.linkRemote(this);
         }
     }
 
-    private void unlinkRemote(RemoteActorRef<?> other) {
+    void unlinkRemote(RemoteActorRef<?> other) {
         removeLink(other);
         other.unlinkRemote(this);
     }
@@ -834,115 +533,5 @@ abstract class ActorCell<T> implements ActorRef<T> {
 
     T receive0(Predicate<? super T> filter, boolean timed, long deadline) {
         throw new IllegalStateException("receive() is for process actors; a behaviour actor gets its messages in its handler");
-    }
-
-    /** The context handed to the actor's own code. */
-    final class Ctx implements ProcessContext<T> {
-        @Override
-        public ActorRef<T> self() {
-            return ActorCell.this;
-        }
-
-        @Override
-        public ActorSystem system() {
-            return system;
-        }
-
-        @Override
-        public <U> ActorRef<U> spawn(Behavior<U> behavior, Props props) {
-            return system.spawnCell(ActorCell.this, new BehaviorCell<>(system, ActorCell.this, props, behavior));
-        }
-
-        @Override
-        public <U> ActorRef<U> spawnProcess(ProcessBody<U> body, Props props) {
-            return system.spawnCell(ActorCell.this, new ProcessCell<>(system, ActorCell.this, props, body));
-        }
-
-        @Override
-        public void watch(ActorRef<?> other) {
-            watch0(other, t -> t);
-        }
-
-        @Override
-        public void watchWith(ActorRef<?> other, Function<Terminated, ? extends T> toMessage) {
-            watch0(other, toMessage);
-        }
-
-        private void watch0(ActorRef<?> other, Function<Terminated, ?> toMessage) {
-            ActorRef<?> c = other instanceof RemoteActorRef<?> r ? r : cellOf(other, "watch");
-            WatchNotice n = new WatchNotice(c);
-            if (!startWatch(n)) {
-                return; // already watching it, its notice not taken yet: still one notice
-            }
-            ActorCell.watch(c, ActorCell.this, t -> {
-                n.msg = Objects.requireNonNull(toMessage.apply(t), "watchWith: the function returned null");
-                tellSystem(n);
-            });
-        }
-
-        @Override
-        public void unwatch(ActorRef<?> other) {
-            if (other instanceof RemoteActorRef<?> r) {
-                r.unwatchRemote(ActorCell.this);
-                endWatch(r);
-            } else if (other instanceof ActorCell<?> || other instanceof ChildRef<?>) {
-                ActorCell<?> c = cellOf(other, "unwatch");
-                c.removeWatcher(ActorCell.this);
-                endWatch(c);
-            }
-        }
-
-        @Override
-        public void link(ActorRef<?> other) {
-            if (other instanceof RemoteActorRef<?> r) {
-                linkRemote(r);
-            } else {
-                ActorCell.this.link(cellOf(other, "link to"));
-            }
-        }
-
-        @Override
-        public void unlink(ActorRef<?> other) {
-            if (other instanceof RemoteActorRef<?> r) {
-                unlinkRemote(r);
-            } else {
-                ActorCell.this.unlink(cellOf(other, "unlink from"));
-            }
-        }
-
-        @Override
-        public void trapExits(boolean on) {
-            trapExits = on;
-        }
-
-        @Override
-        public Supervisor spawnSupervisor(SupervisorSpec spec, Props props) {
-            return Supervisor.spawn(system, ActorCell.this, spec, props);
-        }
-
-        @Override
-        public T receive() {
-            return receive0(null, false, 0);
-        }
-
-        @Override
-        public T receive(Duration timeout) {
-            return receive0(null, true, System.nanoTime() + timeout.toNanos());
-        }
-
-        @Override
-        public T receive(Predicate<? super T> filter) {
-            return receive0(Objects.requireNonNull(filter), false, 0);
-        }
-
-        @Override
-        public T receive(Predicate<? super T> filter, Duration timeout) {
-            return receive0(Objects.requireNonNull(filter), true, System.nanoTime() + timeout.toNanos());
-        }
-
-        @Override
-        public String toString() {
-            return "ActorContext[" + name + "]";
-        }
     }
 }

@@ -466,6 +466,11 @@ public final class ClusterNode implements AutoCloseable {
         return monitors;
     }
 
+    /** Whether Hazelcast has no partition migrating or under-replicated (tests that pause a member). */
+    boolean clusterSafe() {
+        return manager.getHazelcastInstance().getPartitionService().isClusterSafe();
+    }
+
     /** Messages to node {@code id} between their senders and the wire now (tests). */
     long outboundInFlight(String id) {
         Outbound o = outbound.get(id);
