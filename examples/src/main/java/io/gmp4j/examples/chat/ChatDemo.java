@@ -132,7 +132,7 @@ public final class ChatDemo {
                 p, cfg.maxClients(), cfg.maxLine(), cfg.idle().isPositive() ? ChatServer.human(cfg.idle()) : "off",
                 cfg.slowPolicy().name().toLowerCase(java.util.Locale.ROOT));
         if (node != null) {
-            System.out.printf("cluster '%s': this node %s, %d members%n", node.config().clusterName(), node.nodeId(),
+            System.out.printf("cluster '%s': this node %s, members: %d%n", node.config().clusterName(), node.nodeId(),
                     node.members().size());
         }
         System.out.printf("connect with:  nc 127.0.0.1 %d   (or: telnet 127.0.0.1 %d); Ctrl-C stops the server%n", p, p);

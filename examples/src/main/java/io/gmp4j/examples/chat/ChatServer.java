@@ -73,6 +73,13 @@ import java.util.regex.Pattern;
  * (one more gets "server full" and is closed), idle time (read deadline), outbound queue.
  * Invalid UTF-8 becomes U+FFFD.
  *
+ * <h2>Clustered</h2>
+ * Started with a {@link ClusterBridge} ({@code ./gmp4j run chat --cluster}), the server is one
+ * node of a chat cluster: the hub still owns only its own clients, and the bridge, called on
+ * the hub goroutine, adds the other nodes' users to {@code /who}, {@code /rooms} and
+ * {@code /msg}, claims nicknames cluster-wide, and tells the other nodes of its users' joins,
+ * leaves and lines.
+ *
  * <h2>Shutdown</h2>
  * {@link #close()}: the listener stops, every client gets {@code *** server shutting down,
  * goodbye} and a FIN once its queue is written; connections the clients have not closed after

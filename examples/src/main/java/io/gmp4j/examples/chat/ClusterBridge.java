@@ -6,24 +6,25 @@ import io.gmp4j.actor.Behavior;
 import io.gmp4j.actor.Overflow;
 import io.gmp4j.actor.ProcessContext;
 import io.gmp4j.actor.Props;
+import io.gmp4j.actor.Reply;
+import io.gmp4j.actor.Terminated;
 import io.gmp4j.chan.Chan;
 import io.gmp4j.chan.Select;
 import io.gmp4j.cluster.ClusterConfig;
 import io.gmp4j.cluster.ClusterNode;
+import io.gmp4j.cluster.NameEvent;
 import io.gmp4j.examples.chat.ClusterMessages.Member;
 import io.gmp4j.examples.chat.ClusterMessages.Moved;
 import io.gmp4j.examples.chat.ClusterMessages.Private;
 import io.gmp4j.examples.chat.ClusterMessages.Renamed;
 import io.gmp4j.examples.chat.ClusterMessages.Said;
 import io.gmp4j.examples.chat.ClusterMessages.Snapshot;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -40,11 +41,12 @@ import java.util.Set;
  *     {@code chat.node.<nodeId>}, with a bounded mailbox ({@link #INBOX}); it posts every
  *     message it receives into the hub's event channel, waiting while that is full. A full
  *     inbox drops what the network brings (the cluster counts it in
- *     {@code node.droppedCount()}).</li>
- * <li>The <b>finder</b>: a goroutine that reads the cluster's members every {@link #POLL}; it
- *     looks up a new member's {@code chat.node.<id>} until it is registered and posts it to the
- *     hub, and posts every change of the members, so the hub sees a node go within the
- *     cluster's failure detection plus one poll.</li>
+ *     {@code node.droppedCount()}). It is also the subscriber of the names
+ *     {@code chat.node.*} ({@code node.subscribeNames}): each other node's inbox registered
+ *     reaches the hub as {@link Found}.</li>
+ * <li>Per other node a <b>watch</b>: a goroutine waiting for the end of that node's inbox
+ *     ({@code system.whenTerminated} of the remote ref), which the cluster reports with a
+ *     {@code NodeDownException} when the node dies or leaves, within its failure detection.</li>
  * <li>Per other node a <b>sender</b> goroutine, fed by a bounded channel ({@link #PEER_QUEUE}
  *     messages) that the hub fills with {@link Chan#trySend}, never waiting: the sender does the
  *     remote {@code tell}s, so a goroutine is what the cluster's outbound bound parks when the
@@ -66,8 +68,9 @@ import java.util.Set;
  * departed node's names).
  *
  * <h2>Nodes going</h2>
- * When a node that was a member is no longer one, every user of it leaves its room on every
- * other node, shown as the usual leave line with the reason: {@code *** bob left lobby (node down)}.
+ * When a node's inbox ends, every user of it leaves its room on every other node, shown as the
+ * usual leave line with the reason: {@code *** bob left lobby (node down)} when the node died or
+ * left the cluster, {@code (node stopped)} when its chat server stopped first.
  */
 final class ClusterBridge {
     /** Each node's inbox is registered as this prefix and its node id. */
@@ -80,21 +83,21 @@ final class ClusterBridge {
     static final int INBOX = 8192;
     /** Lines a client may send while its nickname is being claimed. */
     static final int MAX_HELD = 64;
-    /** How often the finder reads the cluster's members. */
-    static final Duration POLL = Duration.ofMillis(100);
-    /** The reason shown after a leave line when the user's node went. */
+    /** The reason shown after a leave line when the user's node died or left the cluster. */
     static final String NODE_DOWN = " (node down)";
+    /** The reason shown after a leave line when the user's node stopped its chat server. */
+    static final String NODE_STOPPED = " (node stopped)";
 
     /** The answer to a claim: {@code token} holds the name, or is null if it was taken. */
     record Claimed(Client client, String nick, ActorRef<?> token) {
     }
 
-    /** The finder found {@code id}'s inbox. */
+    /** {@code id}'s inbox is registered. */
     private record Found(String id, ActorRef<Object> inbox) {
     }
 
-    /** The finder read these members. */
-    private record Members(Set<String> ids) {
+    /** {@code id}'s inbox ended; {@code reason} as its {@code Terminated} says. */
+    private record Ended(String id, Throwable reason) {
     }
 
     /** Another node, as the hub sees it. */
@@ -104,8 +107,6 @@ final class ClusterBridge {
         final Chan<Object> out = new Chan<>(PEER_QUEUE);
         /** Its users by lower-case nick. */
         final Map<String, Member> users = new LinkedHashMap<>();
-        /** The finder has seen it among the members: its absence now means it went. */
-        boolean member;
         /** A message for it was dropped: send a snapshot before the next. */
         boolean resync;
 
@@ -128,7 +129,6 @@ final class ClusterBridge {
     private final Map<String, Peer> owners = new HashMap<>();
     /** Nodes seen going: what still arrives from them is ignored (a node back has a new id). */
     private final Set<String> gone = new HashSet<>();
-    private Set<String> members = Set.of();
     private long dropped;
     private long resyncs;
     private long nodesSeen;
@@ -148,18 +148,18 @@ final class ClusterBridge {
         return ClusterConfig.builder().allow(ClusterMessages.TYPES).build();
     }
 
-    /** Starts the inbox (registered cluster-wide) and the finder; before the hub runs. */
+    /** Starts the inbox, registers it cluster-wide and subscribes it to the other inboxes; before the hub runs. */
     void attach(ChatServer server, GoRuntime rt) {
         this.server = server;
         this.rt = rt;
         inbox = node.system().spawnProcess(this::inbox, Props.DEFAULT.withMailbox(INBOX, Overflow.DROP));
         try {
             node.register(NODE_PREFIX + self, inbox);
+            node.subscribeNames(NODE_PREFIX, inbox);
         } catch (RuntimeException e) {
             inbox.stop();
             throw e;
         }
-        rt.go(this::finder);
     }
 
     /** Frees a nickname's cluster-wide name (null: nothing to free). */
@@ -173,52 +173,36 @@ final class ClusterBridge {
     // Goroutines
     // =====================================================================================
 
+    @SuppressWarnings("unchecked")
     private void inbox(ProcessContext<Object> p) {
         Select s = new Select();
         while (true) {
             Object m = p.receive();
-            if (m instanceof ClusterMessages.Snapshot || m instanceof Moved || m instanceof Renamed
-                    || m instanceof Said || m instanceof Private) {
-                if (!server.postCluster(s, m)) {
-                    return; // the server is stopping
-                }
+            if (m instanceof NameEvent.Registered(String name, ActorRef<?> ref)) {
+                String id = name.substring(NODE_PREFIX.length());
+                m = id.equals(self) ? null : new Found(id, (ActorRef<Object>) ref);
+            } else if (!(m instanceof Snapshot || m instanceof Moved || m instanceof Renamed
+                    || m instanceof Said || m instanceof Private)) {
+                m = null; // an Unregistered (the watch reports the end) or not a chat message
+            }
+            if (m != null && !server.postCluster(s, m)) {
+                return; // the server is stopping
             }
         }
     }
 
-    private void finder() {
-        Select s = new Select();
-        Set<String> last = Set.of();
-        Set<String> found = new HashSet<>();
-        try {
-            while (true) {
-                Set<String> now = Set.copyOf(node.members());
-                if (!now.equals(last) && !server.postCluster(s, new Members(now))) {
-                    return;
-                }
-                last = now;
-                found.retainAll(now);
-                for (String id : now) {
-                    if (!id.equals(self) && !found.contains(id)) {
-                        Optional<ActorRef<Object>> ref = node.lookup(NODE_PREFIX + id);
-                        if (ref.isPresent()) {
-                            found.add(id);
-                            if (!server.postCluster(s, new Found(id, ref.get()))) {
-                                return;
-                            }
-                        }
-                    }
-                }
-                s.reset();
-                int stop = s.recv(done);
-                s.timeout(POLL);
-                if (s.select() == stop) {
-                    return;
-                }
+    /** Waits for the end of {@code p}'s inbox (or for the bridge to stop) and tells the hub. */
+    private void watch(Peer p) {
+        Reply<Terminated> end = node.system().whenTerminated(p.inbox);
+        rt.go(() -> {
+            Select s = new Select();
+            int ended = s.recv(end.channel());
+            s.recv(done);
+            if (s.select() == ended) {
+                Terminated t = s.value();
+                server.postCluster(s, new Ended(p.id, t.reason()));
             }
-        } catch (RuntimeException e) { // the node closed under it
-            System.err.println("chat: the cluster finder stopped: " + e.getMessage());
-        }
+        });
     }
 
     /**
@@ -258,7 +242,7 @@ final class ClusterBridge {
     // On the hub goroutine
     // =====================================================================================
 
-    /** Stops the finder and the senders (at shutdown). */
+    /** Stops the watches, the senders and the inbox (at shutdown). */
     void stop() {
         done.close();
         for (Peer p : peers.values()) {
@@ -267,17 +251,13 @@ final class ClusterBridge {
         inbox.stop();
     }
 
-    /** A message of another node, or of the finder. */
+    /** A message of another node, or a change the inbox or a watch reports. */
     void handle(Object m) {
         switch (m) {
-            case Members(Set<String> ids) -> {
-                members = ids;
-                for (Peer p : List.copyOf(peers.values())) {
-                    if (ids.contains(p.id)) {
-                        p.member = true;
-                    } else if (p.member) {
-                        down(p);
-                    }
+            case Ended(String id, Throwable reason) -> {
+                Peer p = peers.get(id);
+                if (p != null) {
+                    down(p, reason == null ? NODE_STOPPED : NODE_DOWN);
                 }
             }
             case Found(String id, ActorRef<Object> ref) -> peer(id, ref);
@@ -338,18 +318,18 @@ final class ClusterBridge {
             return p;
         }
         p = new Peer(id, ref);
-        p.member = members.contains(id);
         peers.put(id, p);
         nodesSeen++;
         Peer q = p;
         rt.go(() -> sender(q));
+        watch(p);
         offer(p, snapshot());
         System.out.println("chat: node " + id + " joined (" + (peers.size() + 1) + " nodes)");
         return p;
     }
 
-    /** {@code p} went: its users leave their rooms here, with the reason. */
-    private void down(Peer p) {
+    /** {@code p} went: its users leave their rooms here, with {@code why}. */
+    private void down(Peer p, String why) {
         peers.remove(p.id);
         gone.add(p.id);
         nodesGone++;
@@ -357,9 +337,9 @@ final class ClusterBridge {
         for (Map.Entry<String, Member> e : p.users.entrySet()) {
             owners.remove(e.getKey(), p);
             Member u = e.getValue();
-            server.broadcast(u.room(), "*** " + u.nick() + " left " + u.room() + NODE_DOWN);
+            server.broadcast(u.room(), "*** " + u.nick() + " left " + u.room() + why);
         }
-        System.out.println("chat: node " + p.id + " down, " + p.users.size() + " users left ("
+        System.out.println("chat: node " + p.id + " gone" + why + ", " + p.users.size() + " users left ("
                 + (peers.size() + 1) + " nodes)");
     }
 

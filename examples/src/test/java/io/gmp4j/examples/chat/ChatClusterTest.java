@@ -248,6 +248,18 @@ class ChatClusterTest {
                         }
                     }
                 }
+                // A node that stops answering (SIGSTOP: no FIN, no RST) is found out by the
+                // cluster's failure detection; its users leave the same way.
+                long t1 = System.nanoTime();
+                back.signal("STOP");
+                for (int i = 0; i < users; i++) {
+                    if (i % NODES != killed && roomOf.get("u" + i).equals("rA")) {
+                        tallies.get(i).await(t -> t.leftDown().contains("back"), "back leaving after SIGSTOP");
+                    }
+                }
+                System.out.printf("ChatClusterTest: SIGSTOP of a node to the last of its users' leave lines on the others: %d ms%n",
+                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t1));
+                back.kill();
                 // Nothing of rA reached rB's members; no line twice anywhere (checked as read).
                 for (int i = 0; i < users; i++) {
                     if (i % NODES != killed) {

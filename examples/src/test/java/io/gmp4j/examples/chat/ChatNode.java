@@ -125,6 +125,14 @@ final class ChatNode implements AutoCloseable {
         return n;
     }
 
+    /** Sends signal {@code sig} ({@code STOP}, {@code CONT}) with kill(1). */
+    void signal(String sig) throws IOException, InterruptedException {
+        Process k = new ProcessBuilder("kill", "-" + sig, Long.toString(process.pid())).inheritIO().start();
+        if (!k.waitFor(TestSupport.TIMEOUT_S, TimeUnit.SECONDS) || k.exitValue() != 0) {
+            fail("kill -" + sig + " " + process.pid() + " failed");
+        }
+    }
+
     /** kill -9. */
     void kill() throws InterruptedException {
         process.destroyForcibly();
