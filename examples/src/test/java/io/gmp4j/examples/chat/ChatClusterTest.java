@@ -137,6 +137,41 @@ class ChatClusterTest {
         }
     }
 
+    /** /msg, /nick and /who across nodes; a private message to a user who is gone is refused. */
+    @Test
+    @Order(2)
+    void privateMessagesAndRenamesCrossNodes() throws Exception {
+        try (ChatClient alice = ChatClient.login(nodes.get(0).address(), "alice");
+             ChatClient bob = ChatClient.login(nodes.get(1).address(), "bob")) {
+            awaitWho(alice, "lobby", Set.of("alice", "bob"));
+            awaitWho(bob, "lobby", Set.of("alice", "bob"));
+            bob.send("/msg ALICE psst");
+            assertEquals("[pm] bob: psst", alice.await(l -> l.startsWith("[pm")));
+            assertEquals("[pm -> alice] psst", bob.await(l -> l.startsWith("[pm")));
+            bob.send("/nick robert");
+            assertEquals("*** bob is now known as robert", alice.await(l -> l.contains(" is now known as ")));
+            assertEquals("*** bob is now known as robert", bob.await(l -> l.contains(" is now known as ")));
+            awaitWho(alice, "lobby", Set.of("alice", "robert"));
+            alice.send("/msg bob still there?");
+            assertEquals("*** no such nick: bob", alice.await(l -> l.startsWith("*** no such nick")));
+            alice.send("/msg robert hi robert");
+            assertEquals("[pm] alice: hi robert", bob.await(l -> l.startsWith("[pm")));
+            // The old nickname is free again, cluster-wide: alice takes it.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TestSupport.TIMEOUT_S);
+            String answer;
+            do {
+                assertTrue(System.nanoTime() < deadline, "bob's old nickname was never freed");
+                alice.send("/nick bob");
+                answer = alice.await(l -> l.equals("*** alice is now known as bob") || l.equals("*** nickname bob is taken"));
+            } while (answer.endsWith("taken"));
+            assertEquals("*** alice is now known as bob", bob.await(l -> l.contains(" is now known as ")));
+            alice.send("/quit");
+            alice.readToEnd();
+            bob.send("/quit");
+            bob.readToEnd();
+        }
+    }
+
     private static ChatClient connect(ChatNode n) throws IOException {
         ChatClient c = new ChatClient(n.address());
         c.await(l -> l.equals("*** choose a nickname:"));
@@ -156,7 +191,7 @@ class ChatClusterTest {
      * once, and the node started again rejoins the rooms.
      */
     @Test
-    @Order(2)
+    @Order(3)
     void roomsSpanTheNodesAndANodeKilledLeavesThem() throws Exception {
         int users = TestSupport.stress(120, 60);
         int perSender = TestSupport.stress(50, 10);
