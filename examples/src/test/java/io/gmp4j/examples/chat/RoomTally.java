@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * Reads everything one client of a chat cluster receives, on a thread of its own, and counts it
  * exactly: the test lines {@code [room] uJ: m<round> J K} (each at most once, each from a user of
- * the client's own room), the leave lines {@code *** nick left room (node down)} (each at most
+ * the client's own room, each user's in the order it sent them: K rising), the leave lines {@code *** nick left room (node down)} (each at most
  * once, each of its own room), the join lines, and every other room line by its text.
  */
 final class RoomTally extends Thread {
@@ -25,6 +25,8 @@ final class RoomTally extends Thread {
     private final int perSender;
     private final BitSet[] got = {new BitSet(), new BitSet(), new BitSet()};
     private final int[] counts = new int[got.length];
+    /** Per round, the last K seen from each sender J: a user's lines arrive in the order sent. */
+    private final Map<Integer, Integer>[] lastOf = newLasts();
     private final Set<String> leftDown = new HashSet<>();
     private final Set<String> joined = new HashSet<>();
     private final Map<String, Integer> other = new HashMap<>();
@@ -38,6 +40,15 @@ final class RoomTally extends Thread {
         this.roomOf = roomOf;
         this.perSender = perSender;
         setDaemon(true);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<Integer, Integer>[] newLasts() {
+        Map<Integer, Integer>[] m = new Map[3];
+        for (int i = 0; i < m.length; i++) {
+            m[i] = new HashMap<>();
+        }
+        return m;
     }
 
     static RoomTally start(ChatClient c, String room, Map<String, String> roomOf, int perSender) {
@@ -80,9 +91,15 @@ final class RoomTally extends Thread {
                     return;
                 }
                 int r = w[0].charAt(1) - '0';
-                int bit = Integer.parseInt(w[1]) * perSender + Integer.parseInt(w[2]);
+                int j = Integer.parseInt(w[1]);
+                int k = Integer.parseInt(w[2]);
+                int bit = j * perSender + k;
                 if (got[r].get(bit)) {
                     failure = "twice: " + l;
+                }
+                Integer last = lastOf[r].put(j, k);
+                if (last != null && last >= k) {
+                    failure = "out of order: " + l + " after " + last;
                 }
                 got[r].set(bit);
                 counts[r]++;
