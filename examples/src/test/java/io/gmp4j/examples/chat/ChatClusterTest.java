@@ -62,7 +62,11 @@ class ChatClusterTest {
             m.add("127.0.0.1:" + (basePort + i));
         }
         members = String.join(",", m);
-        for (int i = 0; i < NODES; i++) {
+        // The first alone (it finds no one and starts the cluster), then the others together:
+        // three JVMs joining at once on two busy cores can take longer than the join timeout.
+        nodes.add(startNode(0));
+        nodes.get(0).awaitStarted();
+        for (int i = 1; i < NODES; i++) {
             nodes.add(startNode(i));
         }
         for (ChatNode n : nodes) {
