@@ -20,17 +20,17 @@ class ModelledFieldsTest {
 
     @Test
     void nmspinningIsAFinalAtomicInteger() throws Exception {
-        Field f = field(Scheduler.class, "nmspinning");
+        Field f = field(SchedulerState.class, "nmspinning");
         assertEquals(AtomicInteger.class, f.getType());
         assertTrue(Modifier.isFinal(f.getModifiers()));
     }
 
     @Test
     void npidleAndNeedspinningAreVolatile() throws Exception {
-        Field npidle = field(Scheduler.class, "npidle");
+        Field npidle = field(SchedulerState.class, "npidle");
         assertEquals(int.class, npidle.getType());
         assertTrue(Modifier.isVolatile(npidle.getModifiers()));
-        Field need = field(Scheduler.class, "needspinning");
+        Field need = field(SchedulerState.class, "needspinning");
         assertEquals(boolean.class, need.getType());
         assertTrue(Modifier.isVolatile(need.getModifiers()));
     }
