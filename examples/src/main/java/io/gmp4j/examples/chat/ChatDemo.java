@@ -1,18 +1,22 @@
 package io.gmp4j.examples.chat;
 
 import io.gmp4j.GoRuntime;
+import io.gmp4j.actor.ActorSystem;
+import io.gmp4j.cluster.ClusterNode;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Set;
 
 /**
  * {@code ./gmp4j run chat [--port 7000] [--max-clients N] [--max-line N] [--idle 5m]
- * [--queue N] [--slow-policy disconnect|drop] [--trace-ms N]}: runs {@link ChatServer} on 127.0.0.1 until Ctrl-C, which says
- * goodbye to every client.
+ * [--queue N] [--slow-policy disconnect|drop] [--trace-ms N] [--cluster]}: runs {@link ChatServer} on 127.0.0.1 until Ctrl-C, which says
+ * goodbye to every client. With {@code --cluster} it joins a gmp4j cluster
+ * ({@link ClusterBridge#config()}: the {@code ClusterConfig} defaults, so chat nodes started on
+ * one machine find each other) and serves the cluster's one set of rooms.
  */
 public final class ChatDemo {
     private static final String USAGE = "usage: ./gmp4j run chat [--port 7000] [--max-clients N] [--max-line N]"
-            + " [--idle 5m|30s|0] [--queue N] [--slow-policy disconnect|drop] [--trace-ms N]";
+            + " [--idle 5m|30s|0] [--queue N] [--slow-policy disconnect|drop] [--trace-ms N] [--cluster]";
 
     private static final Set<String> FLAGS =
             Set.of("--port", "--max-clients", "--max-line", "--idle", "--queue", "--slow-policy", "--trace-ms");
@@ -27,8 +31,9 @@ public final class ChatDemo {
      * @param traceMs schedtrace period in ms; 0: none
      * @param cfg     the server's limits and slow-client policy
      * @param help    {@code -h}/{@code --help} was given: print the usage and stop
+     * @param cluster {@code --cluster} was given: join the chat cluster
      */
-    record Options(int port, long traceMs, ChatServer.Config cfg, boolean help) {
+    record Options(int port, long traceMs, ChatServer.Config cfg, boolean help, boolean cluster) {
     }
 
     /**
@@ -41,10 +46,15 @@ public final class ChatDemo {
         int port = 7000;
         long traceMs = 0;
         ChatServer.Config cfg = ChatServer.Config.defaults();
+        boolean cluster = false;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (flag.equals("-h") || flag.equals("--help")) {
-                return new Options(port, traceMs, cfg, true);
+                return new Options(port, traceMs, cfg, true, cluster);
+            }
+            if (flag.equals("--cluster")) {
+                cluster = true;
+                continue;
             }
             if (!FLAGS.contains(flag)) {
                 throw new IllegalArgumentException("unknown flag " + flag);
@@ -75,7 +85,7 @@ public final class ChatDemo {
                 throw new IllegalArgumentException(flag + ": " + e.getMessage(), e);
             }
         }
-        return new Options(port, traceMs, cfg, false);
+        return new Options(port, traceMs, cfg, false, cluster);
     }
 
     /** Runs the chat server until Ctrl-C; a bad flag prints the error and the usage, exit status 2. */
@@ -96,9 +106,21 @@ public final class ChatDemo {
         ChatServer.Config cfg = o.cfg();
         long traceMs = o.traceMs();
         GoRuntime rt = GoRuntime.builder().name("chat").schedtrace(traceMs).build();
+        ClusterNode node = null;
+        ClusterBridge bridge = null;
+        if (o.cluster()) {
+            try {
+                node = ClusterNode.join(ActorSystem.builder().name("chat").runtime(rt).build(), ClusterBridge.config());
+            } catch (RuntimeException e) { // a bad gmp4j.cluster.* property, no cluster to join
+                System.err.println("chat: " + e.getMessage());
+                System.exit(1);
+                return;
+            }
+            bridge = new ClusterBridge(node);
+        }
         ChatServer server;
         try {
-            server = ChatServer.start(rt, "127.0.0.1:" + port, cfg);
+            server = ChatServer.start(rt, "127.0.0.1:" + port, cfg, bridge);
         } catch (IOException e) {
             System.err.println("chat: cannot listen on 127.0.0.1:" + port + ": " + e.getMessage()
                     + " (try --port <another>)");
@@ -109,10 +131,24 @@ public final class ChatDemo {
         System.out.printf("gmp4j chat listening on 127.0.0.1:%d (max %d clients, %d-byte lines, idle %s, slow clients: %s)%n",
                 p, cfg.maxClients(), cfg.maxLine(), cfg.idle().isPositive() ? ChatServer.human(cfg.idle()) : "off",
                 cfg.slowPolicy().name().toLowerCase(java.util.Locale.ROOT));
+        if (node != null) {
+            System.out.printf("cluster '%s': this node %s, members: %d%n", node.config().clusterName(), node.nodeId(),
+                    node.members().size());
+        }
         System.out.printf("connect with:  nc 127.0.0.1 %d   (or: telnet 127.0.0.1 %d); Ctrl-C stops the server%n", p, p);
+        ClusterNode joined = node;
+        ClusterBridge b = bridge;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
             System.out.println("\nchat stopped: " + server.summary());
+            if (joined != null) {
+                System.out.println(b.summary());
+                try {
+                    joined.close();
+                } catch (RuntimeException e) { // Hazelcast's own shutdown hook may have left already
+                    System.err.println("chat: leaving the cluster: " + e.getMessage());
+                }
+            }
         }, "chat-shutdown"));
         server.awaitStopped(Duration.ofDays(365 * 100L));
     }

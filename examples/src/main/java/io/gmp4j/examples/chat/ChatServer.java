@@ -3,21 +3,14 @@ package io.gmp4j.examples.chat;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.examples.AcceptBackoff;
 import io.gmp4j.chan.Chan;
-import io.gmp4j.chan.Recv;
 import io.gmp4j.chan.Select;
-import io.gmp4j.net.Conn;
-import io.gmp4j.net.DeadlineExceededException;
 import io.gmp4j.net.Listener;
 import io.gmp4j.net.Net;
-import io.gmp4j.net.NetClosedException;
 import io.gmp4j.sync.WaitGroup;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayDeque;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Locale;
@@ -27,7 +20,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 
 /**
@@ -80,6 +72,13 @@ import java.util.regex.Pattern;
  * Line length (longer lines are refused with a notice and the connection stays), clients
  * (one more gets "server full" and is closed), idle time (read deadline), outbound queue.
  * Invalid UTF-8 becomes U+FFFD.
+ *
+ * <h2>Clustered</h2>
+ * Started with a {@link ClusterBridge} ({@code ./gmp4j run chat --cluster}), the server is one
+ * node of a chat cluster: the hub still owns only its own clients, and the bridge, called on
+ * the hub goroutine, adds the other nodes' users to {@code /who}, {@code /rooms} and
+ * {@code /msg}, claims nicknames cluster-wide, and tells the other nodes of its users' joins,
+ * leaves and lines.
  *
  * <h2>Shutdown</h2>
  * {@link #close()}: the listener stops, every client gets {@code *** server shutting down,
@@ -173,21 +172,22 @@ public final class ChatServer implements AutoCloseable {
     static final String DEFAULT_ROOM = "lobby";
     static final String GOODBYE = "*** server shutting down, goodbye";
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,20}");
-    private static final int MAX_BATCH = 64 * 1024;
 
     // ---- set once
     private final GoRuntime rt;
     private final Config cfg;
     private final Listener listener;
+    /** The other nodes' rooms and users; null for a server on its own. */
+    private final ClusterBridge cluster;
     private final Chan<Event> events = new Chan<>(4096);
     private final Chan<Void> quit = new Chan<>();
     /** Readers and writers. */
-    private final WaitGroup conns = new WaitGroup();
+    final WaitGroup conns = new WaitGroup();
     /** Completed when the hub returns. */
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private final Object closeLock = new Object();
     /** Socket writes by the writers (each a batch of one or more lines). */
-    private final java.util.concurrent.atomic.LongAdder writes = new java.util.concurrent.atomic.LongAdder();
+    final java.util.concurrent.atomic.LongAdder writes = new java.util.concurrent.atomic.LongAdder();
     private boolean closing;
 
     // ---- owned by the hub goroutine
@@ -201,10 +201,11 @@ public final class ChatServer implements AutoCloseable {
     private long served;
     // (the counters are read by summary() after stopped: completing it orders them)
 
-    private ChatServer(GoRuntime rt, Config cfg, Listener listener) {
+    private ChatServer(GoRuntime rt, Config cfg, Listener listener, ClusterBridge cluster) {
         this.rt = rt;
         this.cfg = cfg;
         this.listener = listener;
+        this.cluster = cluster;
     }
 
     /**
@@ -212,6 +213,14 @@ public final class ChatServer implements AutoCloseable {
      * {@code rt}, and serves until {@link #close()}.
      */
     public static ChatServer start(GoRuntime rt, String address, Config cfg) throws IOException {
+        return start(rt, address, cfg, null);
+    }
+
+    /**
+     * {@link #start(GoRuntime, String, Config)} as one node of a chat cluster: {@code cluster}
+     * (null: on its own) joins this server's rooms to the other nodes'.
+     */
+    static ChatServer start(GoRuntime rt, String address, Config cfg, ClusterBridge cluster) throws IOException {
         CompletableFuture<Listener> l = new CompletableFuture<>();
         rt.go(() -> { // the listener belongs to the runtime of the goroutine that opens it
             try {
@@ -231,9 +240,17 @@ public final class ChatServer implements AutoCloseable {
         } catch (Exception e) {
             throw new IOException("listen " + address, e);
         }
-        ChatServer s = new ChatServer(rt, cfg, listener);
+        ChatServer s = new ChatServer(rt, cfg, listener, cluster);
+        if (cluster != null) {
+            try {
+                cluster.attach(s, rt);
+            } catch (RuntimeException e) {
+                listener.close();
+                throw new IOException("join the chat cluster: " + e.getMessage(), e);
+            }
+        }
         rt.go(s::hub);
-        rt.go(s::acceptLoop);
+        rt.go(new Acceptor(s, rt, listener, cfg, s.quit)::acceptLoop);
         return s;
     }
 
@@ -336,200 +353,45 @@ public final class ChatServer implements AutoCloseable {
     // Connections
     // =====================================================================================
 
-    /** A connection. {@code nick}, {@code room} and {@code gone} belong to the hub. */
-    private static final class Client {
-        final Conn conn;
-        /** Lines waiting for the writer, each already encoded: UTF-8 with its '\n' ({@link #wire}). */
-        final Chan<byte[]> out;
-        String nick;
-        String room;
-        boolean gone;
-        /** Lines dropped for this client since it connected ({@link SlowPolicy#DROP}). */
-        long dropped;
-        /** Lines dropped since the last drop notice queued for it. */
-        long unreported;
-        /**
-         * Set by the hub when it drops a line for this client; the writer clears it once it has
-         * taken lines off {@code out} and tells the hub there is room ({@link RoomAgain}).
-         */
-        final AtomicBoolean wantsRoom = new AtomicBoolean();
-        /** Written by the hub before closing {@code out}; the writer reads it after. */
-        volatile boolean halfClose;
-
-        Client(Conn conn, int queue) {
-            this.conn = conn;
-            this.out = new Chan<>(queue);
-        }
-
-        @Override
-        public String toString() {
-            return nick != null ? nick : String.valueOf(conn.remoteAddress());
-        }
+    sealed interface Event {
     }
 
-    private sealed interface Event {
+    record Joined(Client c) implements Event {
     }
 
-    private record Joined(Client c) implements Event {
+    record Line(Client c, String text) implements Event {
     }
 
-    private record Line(Client c, String text) implements Event {
-    }
-
-    private record TooLong(Client c) implements Event {
+    record TooLong(Client c) implements Event {
     }
 
     /** The reader ended: end of stream, an error, or the idle timeout ({@code idle}). */
-    private record Left(Client c, boolean idle) implements Event {
+    record Left(Client c, boolean idle) implements Event {
     }
 
     /** The writer of a client with dropped lines took lines off its channel: there is room. */
-    private record RoomAgain(Client c) implements Event {
+    record RoomAgain(Client c) implements Event {
+    }
+
+    /** From the cluster: a message of another node, or one of {@link ClusterBridge}'s goroutines. */
+    private record FromCluster(Object msg) implements Event {
     }
 
     /** {@link #droppedFor}: the hub answers with the client's drop count. */
     private record DropsQuery(String nick, CompletableFuture<Long> answer) implements Event {
     }
 
+    /** Posts {@code msg} of {@link ClusterBridge} to the hub (waiting for room); false when stopping. */
+    boolean postCluster(Select s, Object msg) {
+        return post(s, new FromCluster(msg));
+    }
+
     /** Posts {@code e} to the hub; false when the server is stopping. */
-    private boolean post(Select s, Event e) {
+    boolean post(Select s, Event e) {
         s.reset();
         s.send(events, e);
         int q = s.recv(quit);
         return s.select() != q;
-    }
-
-    private void acceptLoop() {
-        Select s = new Select();
-        AcceptBackoff backoff = new AcceptBackoff(quit);
-        while (true) {
-            Conn conn;
-            try {
-                conn = listener.accept();
-            } catch (NetClosedException e) {
-                return; // closed: the only way out
-            } catch (IOException e) { // out of descriptors (EMFILE): wait for some to close, as Go's servers do
-                Duration d = backoff.next();
-                System.err.println(AcceptBackoff.line("chat", e, d));
-                if (!backoff.pause(d)) {
-                    return; // stopping
-                }
-                continue;
-            }
-            backoff.reset();
-            Client c = new Client(conn, cfg.queue());
-            conns.add(2);
-            rt.go(() -> writer(c));
-            if (!post(s, new Joined(c))) {
-                conn.close();
-                c.out.close();
-                conns.done(); // the reader that never starts
-                return;
-            }
-            rt.go(() -> reader(c));
-        }
-    }
-
-    private void reader(Client c) {
-        Select s = new Select();
-        LineIn in = new LineIn(c.conn, cfg.maxLine());
-        boolean idleLimit = !cfg.idle().isZero() && !cfg.idle().isNegative();
-        try {
-            while (true) {
-                if (idleLimit) {
-                    c.conn.setReadDeadline(Instant.now().plus(cfg.idle()));
-                }
-                String line;
-                try {
-                    line = in.readLine();
-                } catch (DeadlineExceededException e) {
-                    post(s, new Left(c, true));
-                    return;
-                } catch (IOException e) {
-                    line = null; // reset, closed by the server: the same as end of stream
-                }
-                if (line == null) {
-                    post(s, new Left(c, false));
-                    return;
-                }
-                if (!post(s, line == LineIn.TOO_LONG ? new TooLong(c) : new Line(c, line))) {
-                    return;
-                }
-            }
-        } finally {
-            conns.done();
-        }
-    }
-
-    /**
-     * Writes what is queued for {@code c} in batches until the hub closes its channel, then
-     * closes the connection (or, at shutdown, only its write side, so the goodbye is followed
-     * by a FIN and the client closes).
-     */
-    private void writer(Client c) {
-        byte[] buf = new byte[4096];
-        Select roomSignal = null; // only a client with dropped lines needs one
-        try {
-            boolean open = true;
-            while (open) {
-                byte[] line = c.out.recv();
-                if (line == null) {
-                    break;
-                }
-                int n = 0;
-                while (true) {
-                    buf = append(buf, n, line);
-                    n += line.length;
-                    if (n >= MAX_BATCH) {
-                        break;
-                    }
-                    Recv<byte[]> r = c.out.tryRecv();
-                    if (r == null) {
-                        break; // the channel is empty: write (and flush) the batch
-                    }
-                    if (!r.ok()) {
-                        open = false;
-                        break;
-                    }
-                    line = r.value();
-                }
-                // The hub sets wantsRoom after a trySend found the channel full, so lines were
-                // still queued then: the first batch taken after it ends here and sees the flag.
-                if (c.wantsRoom.get() && c.wantsRoom.compareAndSet(true, false)) {
-                    roomSignal = roomSignal != null ? roomSignal : new Select();
-                    post(roomSignal, new RoomAgain(c));
-                }
-                c.conn.write(buf, 0, n);
-                writes.increment();
-            }
-            if (c.halfClose) {
-                c.conn.closeWrite();
-            } else {
-                c.conn.close();
-            }
-        } catch (IOException e) {
-            c.conn.close();
-        } finally {
-            conns.done();
-        }
-    }
-
-    /**
-     * A line as it goes on the wire: UTF-8 and a '\n'. A broadcast encodes its line once and
-     * every member's writer copies the same bytes: the encoding is not repeated per receiver
-     * (with 200 receivers it was a quarter of the server's CPU).
-     */
-    static byte[] wire(String line) {
-        return (line + '\n').getBytes(StandardCharsets.UTF_8);
-    }
-
-    /** Appends {@code line} (already on-the-wire bytes) at {@code n}, growing {@code buf} as needed. */
-    private static byte[] append(byte[] buf, int n, byte[] line) {
-        if (n + line.length > buf.length) {
-            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, n + line.length));
-        }
-        System.arraycopy(line, 0, buf, n, line.length);
-        return buf;
     }
 
     // =====================================================================================
@@ -585,17 +447,55 @@ public final class ChatServer implements AutoCloseable {
                 }
             }
             case DropsQuery q -> answer(q);
-            case Line(Client c, String text) -> {
-                if (c.gone) {
-                    return; // read before it was disconnected
-                } else if (c.nick == null) {
-                    login(c, text.strip());
-                } else if (text.startsWith("/")) {
-                    command(c, text);
-                } else if (!text.isBlank()) {
-                    broadcast(c.room, "[" + c.room + "] " + c.nick + ": " + text);
-                }
+            case FromCluster(ClusterBridge.Claimed k) -> claimed(k);
+            case FromCluster(Object m) -> cluster.handle(m);
+            case Line(Client c, String text) -> line(c, text);
+        }
+    }
+
+    private void line(Client c, String text) {
+        if (c.gone) {
+            return; // read before it was disconnected
+        } else if (c.claiming != null) {
+            if (c.held.size() < ClusterBridge.MAX_HELD) {
+                c.held.add(text); // handled once the cluster answers the claim
+            } else {
+                send(c, "*** still checking nickname " + c.claiming + ", line ignored");
             }
+        } else if (c.nick == null) {
+            login(c, text.strip());
+        } else if (text.startsWith("/")) {
+            command(c, text);
+        } else if (!text.isBlank()) {
+            String l = "[" + c.room + "] " + c.nick + ": " + text;
+            broadcast(c.room, l);
+            if (cluster != null) {
+                cluster.said(c.room, l);
+            }
+        }
+    }
+
+    /** A cluster-wide claim of a nickname answered: log in or rename, or say it is taken. */
+    private void claimed(ClusterBridge.Claimed k) {
+        Client c = k.client();
+        c.claiming = null;
+        if (c.gone) {
+            ClusterBridge.release(k.token());
+            return;
+        }
+        if (k.token() == null || byNick.containsKey(key(k.nick()))) {
+            ClusterBridge.release(k.token());
+            send(c, "*** nickname " + k.nick() + " is taken" + (c.nick == null ? ", choose another:" : ""));
+        } else if (c.nick == null) {
+            c.nickToken = k.token();
+            welcome(c, k.nick());
+        } else {
+            ClusterBridge.release(c.nickToken);
+            c.nickToken = k.token();
+            rename(c, k.nick());
+        }
+        for (String l; c.claiming == null && !c.gone && (l = c.held.poll()) != null; ) {
+            line(c, l);
         }
     }
 
@@ -614,13 +514,32 @@ public final class ChatServer implements AutoCloseable {
         }
         if (!NAME.matcher(nick).matches()) {
             send(c, "*** a nickname is 1 to 20 letters, digits, '_', '-' or '.'; choose a nickname:");
-        } else if (byNick.containsKey(key(nick))) {
+        } else if (byNick.containsKey(key(nick)) || cluster != null && cluster.hasNick(key(nick))) {
             send(c, "*** nickname " + nick + " is taken, choose another:");
+        } else if (cluster != null) {
+            c.claiming = nick;
+            cluster.claim(c, nick);
         } else {
-            c.nick = nick;
-            byNick.put(key(nick), c);
-            send(c, "*** hello " + nick + "; you are in " + DEFAULT_ROOM + " (/join <room> to move, /rooms to list)");
-            enter(c, DEFAULT_ROOM);
+            welcome(c, nick);
+        }
+    }
+
+    private void welcome(Client c, String nick) {
+        c.nick = nick;
+        byNick.put(key(nick), c);
+        send(c, "*** hello " + nick + "; you are in " + DEFAULT_ROOM + " (/join <room> to move, /rooms to list)");
+        enter(c, DEFAULT_ROOM);
+    }
+
+    private void rename(Client c, String nick) {
+        String old = c.nick;
+        byNick.remove(key(old));
+        c.nick = nick;
+        byNick.put(key(nick), c);
+        String l = "*** " + old + " is now known as " + nick;
+        broadcast(c.room, l);
+        if (cluster != null) {
+            cluster.renamed(old, nick, c.room, l);
         }
     }
 
@@ -634,14 +553,14 @@ public final class ChatServer implements AutoCloseable {
             case "/nick" -> {
                 if (!NAME.matcher(arg).matches()) {
                     send(c, "*** usage: /nick <new> (1 to 20 letters, digits, '_', '-' or '.')");
-                } else if (byNick.containsKey(key(arg)) && byNick.get(key(arg)) != c) {
+                } else if (byNick.containsKey(key(arg)) && byNick.get(key(arg)) != c
+                        || cluster != null && cluster.hasNick(key(arg))) {
                     send(c, "*** nickname " + arg + " is taken");
+                } else if (cluster != null && !key(arg).equals(key(c.nick))) {
+                    c.claiming = arg;
+                    cluster.claim(c, arg);
                 } else {
-                    String old = c.nick;
-                    byNick.remove(key(old));
-                    c.nick = arg;
-                    byNick.put(key(arg), c);
-                    broadcast(c.room, "*** " + old + " is now known as " + arg);
+                    rename(c, arg);
                 }
             }
             case "/join" -> {
@@ -655,8 +574,13 @@ public final class ChatServer implements AutoCloseable {
                 }
             }
             case "/rooms" -> {
+                Map<String, Integer> sizes = new TreeMap<>();
+                rooms.forEach((name, members) -> sizes.put(name, members.size()));
+                if (cluster != null) {
+                    cluster.countRooms(sizes);
+                }
                 StringBuilder b = new StringBuilder("*** rooms:");
-                rooms.forEach((name, members) -> b.append(' ').append(name).append(" (").append(members.size()).append(')'));
+                sizes.forEach((name, n) -> b.append(' ').append(name).append(" (").append(n).append(')'));
                 send(c, b.toString());
             }
             case "/who" -> {
@@ -664,12 +588,19 @@ public final class ChatServer implements AutoCloseable {
                 for (Client m : rooms.get(c.room)) {
                     b.append(' ').append(m.nick);
                 }
+                if (cluster != null) {
+                    cluster.who(c.room, b);
+                }
                 send(c, b.toString());
             }
             case "/msg" -> {
                 Client to = byNick.get(key(arg));
+                String far;
                 if (w.length < 3 || w[2].isBlank()) {
                     send(c, "*** usage: /msg <nick> <text>");
+                } else if (to == null && cluster != null
+                        && (far = cluster.privateMessage(key(arg), "[pm] " + c.nick + ": " + w[2])) != null) {
+                    send(c, "[pm -> " + far + "] " + w[2]);
                 } else if (to == null) {
                     send(c, "*** no such nick: " + arg);
                 } else {
@@ -704,7 +635,11 @@ public final class ChatServer implements AutoCloseable {
     private void enter(Client c, String room) {
         c.room = room;
         rooms.computeIfAbsent(room, r -> new LinkedHashSet<>()).add(c);
-        broadcast(room, "*** " + c.nick + " joined " + room);
+        String l = "*** " + c.nick + " joined " + room;
+        broadcast(room, l);
+        if (cluster != null) {
+            cluster.moved(c.nick, room, room, l);
+        }
     }
 
     /** Takes {@code c} out of its room and tells the room why. */
@@ -719,7 +654,11 @@ public final class ChatServer implements AutoCloseable {
         if (members.isEmpty() && !room.equals(DEFAULT_ROOM)) {
             rooms.remove(room);
         }
-        broadcast(room, "*** " + c.nick + " " + why);
+        String l = "*** " + c.nick + " " + why;
+        broadcast(room, l);
+        if (cluster != null) {
+            cluster.moved(c.nick, null, room, l);
+        }
     }
 
     /** Forgets {@code c}; its writer writes what is queued and closes the connection. */
@@ -733,6 +672,7 @@ public final class ChatServer implements AutoCloseable {
             byNick.remove(key(c.nick));
             leave(c, why.equals("quit") ? "left" : "was disconnected: " + why);
         }
+        ClusterBridge.release(c.nickToken);
         c.out.close();
     }
 
@@ -741,10 +681,10 @@ public final class ChatServer implements AutoCloseable {
      * marks the client too slow ({@link #kickSlow}) or drops the line, as the policy says.
      */
     private void send(Client c, String line) {
-        send(c, wire(line));
+        send(c, Client.wire(line));
     }
 
-    /** {@link #send(Client, String)} of a line already encoded by {@link #wire}. */
+    /** {@link #send(Client, String)} of a line already encoded by {@link Client#wire}. */
     private void send(Client c, byte[] line) {
         if (c.gone) {
             return;
@@ -769,7 +709,7 @@ public final class ChatServer implements AutoCloseable {
 
     /** Queues the notice of the lines dropped since the last one; false if {@code c}'s queue is still full. */
     private boolean reportDrops(Client c) {
-        if (!c.out.trySend(wire("*** " + c.unreported + " lines dropped: you are reading too slowly"))) {
+        if (!c.out.trySend(Client.wire("*** " + c.unreported + " lines dropped: you are reading too slowly"))) {
             c.wantsRoom.set(true);
             return false;
         }
@@ -778,12 +718,34 @@ public final class ChatServer implements AutoCloseable {
         return true;
     }
 
-    private void broadcast(String room, String line) {
+    /** The logged-in clients' nicknames and rooms, in login order (for {@link ClusterBridge}). */
+    java.util.List<ClusterMessages.Member> members() {
+        java.util.List<ClusterMessages.Member> all = new java.util.ArrayList<>();
+        for (Client c : clients) {
+            if (c.nick != null && c.room != null) {
+                all.add(new ClusterMessages.Member(c.nick, c.room));
+            }
+        }
+        return all;
+    }
+
+    /** Queues {@code line} for the client called {@code nick} (lower case), if it is here; false if not. */
+    boolean tell(String nick, String line) {
+        Client c = byNick.get(nick);
+        if (c == null) {
+            return false;
+        }
+        send(c, line);
+        return true;
+    }
+
+    /** Queues {@code line} for every client in {@code room}. */
+    void broadcast(String room, String line) {
         Set<Client> members = rooms.get(room);
         if (members == null) {
             return;
         }
-        byte[] w = wire(line);
+        byte[] w = Client.wire(line);
         for (Client m : members) {
             send(m, w);
         }
@@ -803,6 +765,9 @@ public final class ChatServer implements AutoCloseable {
     }
 
     private void shutdown(Select s) {
+        if (cluster != null) {
+            cluster.stop();
+        }
         for (Client c : clients) {
             send(c, GOODBYE);
             c.gone = true;
@@ -834,6 +799,8 @@ public final class ChatServer implements AutoCloseable {
                 c.conn.close();
             } else if (chosen == ev && s.value() instanceof DropsQuery q) {
                 answer(q);
+            } else if (chosen == ev && s.value() instanceof FromCluster(ClusterBridge.Claimed k)) {
+                ClusterBridge.release(k.token());
             } else if (chosen == late) {
                 forced = true;
                 for (Client c : clients) {

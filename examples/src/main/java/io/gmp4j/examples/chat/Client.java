@@ -1,0 +1,127 @@
+package io.gmp4j.examples.chat;
+
+import io.gmp4j.actor.ActorRef;
+import io.gmp4j.chan.Chan;
+import io.gmp4j.chan.Recv;
+import io.gmp4j.net.Conn;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One chat connection as the hub sees it, and its writer: the goroutine that writes what the
+ * hub queues for it. {@code nick}, {@code room}, {@code gone} and the other plain fields belong
+ * to the hub goroutine; the writer touches only {@link #out}, {@link #wantsRoom},
+ * {@link #halfClose} and {@link #conn}.
+ */
+final class Client {
+    /** The most bytes the writer puts in one socket write. */
+    static final int MAX_BATCH = 64 * 1024;
+
+    final Conn conn;
+    /** Lines waiting for the writer, each already encoded: UTF-8 with its '\n' ({@link #wire}). */
+    final Chan<byte[]> out;
+    String nick;
+    String room;
+    boolean gone;
+    /** Lines dropped for this client since it connected ({@link ChatServer.SlowPolicy#DROP}). */
+    long dropped;
+    /** Lines dropped since the last drop notice queued for it. */
+    long unreported;
+    /**
+     * Set by the hub when it drops a line for this client; the writer clears it once it has
+     * taken lines off {@code out} and tells the hub there is room.
+     */
+    final AtomicBoolean wantsRoom = new AtomicBoolean();
+    /** Written by the hub before closing {@code out}; the writer reads it after. */
+    volatile boolean halfClose;
+
+    // ---- clustered only (ClusterBridge), hub-owned
+    /** The nickname being claimed cluster-wide; non-null while the claim is out. */
+    String claiming;
+    /** Lines read while {@link #claiming}: handled in order once the claim is answered. */
+    final ArrayDeque<String> held = new ArrayDeque<>();
+    /** The actor that holds {@link #nick}'s cluster-wide name; stopping it frees the name. */
+    ActorRef<?> nickToken;
+
+    Client(Conn conn, int queue) {
+        this.conn = conn;
+        this.out = new Chan<>(queue);
+    }
+
+    /**
+     * A line as it goes on the wire: UTF-8 and a '\n'. A broadcast encodes its line once and
+     * every member's writer copies the same bytes: the encoding is not repeated per receiver.
+     */
+    static byte[] wire(String line) {
+        return (line + '\n').getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The writer: takes whatever is queued (up to {@link #MAX_BATCH} bytes), writes it as one
+     * batch and waits again only when the channel is empty, until the hub closes the channel;
+     * then closes the connection (or, at shutdown, only its write side, so the goodbye is
+     * followed by a FIN). {@code roomAgain} runs when lines were dropped for this client and
+     * its writer has taken lines off the channel since.
+     */
+    void writeLoop(LongAdder writes, Runnable roomAgain) {
+        byte[] buf = new byte[4096];
+        try {
+            boolean open = true;
+            while (open) {
+                byte[] line = out.recv();
+                if (line == null) {
+                    break;
+                }
+                int n = 0;
+                while (true) {
+                    buf = append(buf, n, line);
+                    n += line.length;
+                    if (n >= MAX_BATCH) {
+                        break;
+                    }
+                    Recv<byte[]> r = out.tryRecv();
+                    if (r == null) {
+                        break; // the channel is empty: write (and flush) the batch
+                    }
+                    if (!r.ok()) {
+                        open = false;
+                        break;
+                    }
+                    line = r.value();
+                }
+                // The hub sets wantsRoom after a trySend found the channel full, so lines were
+                // still queued then: the first batch taken after it ends here and sees the flag.
+                if (wantsRoom.get() && wantsRoom.compareAndSet(true, false)) {
+                    roomAgain.run();
+                }
+                conn.write(buf, 0, n);
+                writes.increment();
+            }
+            if (halfClose) {
+                conn.closeWrite();
+            } else {
+                conn.close();
+            }
+        } catch (IOException e) {
+            conn.close();
+        }
+    }
+
+    /** Appends {@code line} (already on-the-wire bytes) at {@code n}, growing {@code buf} as needed. */
+    private static byte[] append(byte[] buf, int n, byte[] line) {
+        if (n + line.length > buf.length) {
+            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, n + line.length));
+        }
+        System.arraycopy(line, 0, buf, n, line.length);
+        return buf;
+    }
+
+    @Override
+    public String toString() {
+        return nick != null ? nick : String.valueOf(conn.remoteAddress());
+    }
+}
