@@ -174,7 +174,12 @@ final class Gmp4jRemote implements RemoteSide {
         BlockingQueue<Terminal> died = new LinkedBlockingQueue<>();
         ActorRef<Object> target = ponger;
         system.spawn(Behavior.<Object>setup(ctx -> {
-            ctx.watch(target);
+            try {
+                ctx.watch(target);
+            } catch (RuntimeException e) {
+                inbox.add(e);
+                return Behavior.stopped();
+            }
             target.tell(new GHello(ctx.self()));
             target.tell(new Ping(-1));
             return (c, m) -> {

@@ -42,10 +42,10 @@ public final class RemoteBench {
             "--add-opens", "java.management/sun.management=ALL-UNNAMED",
             "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED");
 
-    static final int PINGPONG_N = 20_000;
-    static final int PINGPONG_N_QUICK = 2_000;
-    static final int THROUGHPUT_N = 200_000;
-    static final int THROUGHPUT_N_QUICK = 20_000;
+    static final int PINGPONG_N = 5_000;
+    static final int PINGPONG_N_QUICK = 1_000;
+    static final int THROUGHPUT_N = 100_000;
+    static final int THROUGHPUT_N_QUICK = 10_000;
 
     private RemoteBench() {
     }

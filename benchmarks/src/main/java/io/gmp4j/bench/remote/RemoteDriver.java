@@ -86,18 +86,28 @@ public final class RemoteDriver {
         if (bench.equals("remote-kill-detect")) {
             return killDetect(bench, impl, measured);
         }
-        if (size < 1 || size > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException(bench + ": size out of range: " + size);
-        }
         String label = "[" + bench + " " + impl + " peer] ";
         try (RemoteSide side = open(impl); PeerProcess peer = PeerProcess.start(impl, side.peerArgs(), label)) {
             side.connect(peer.info());
-            return bench.equals("remote-pingpong") ? pingpong(bench, side, peer, warmup, measured, (int) size)
-                    : throughput(bench, side, peer, warmup, measured, size);
+            return runOn(bench, side, peer, warmup, measured, size);
         }
     }
 
-    private static RemoteSide open(String impl) {
+    /** Runs {@code bench} (not kill-detect) on {@code side}, connected to {@code peer}. */
+    static Outcome runOn(String bench, RemoteSide side, PeerProcess peer, int warmup, int measured, long size)
+            throws Exception {
+        if (size < 1 || size > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(bench + ": size out of range: " + size);
+        }
+        return switch (bench) {
+            case "remote-pingpong" -> pingpong(bench, side, peer, warmup, measured, (int) size);
+            case "remote-throughput-1", "remote-throughput-10" -> throughput(bench, side, peer, warmup, measured, size);
+            default -> throw new IllegalArgumentException("not a remote benchmark with one peer: '" + bench + "'");
+        };
+    }
+
+    /** A fresh driver side of {@code impl}: its own actor system, joined. */
+    static RemoteSide open(String impl) {
         return impl.equals("gmp4j") ? new Gmp4jRemote() : new PekkoRemote();
     }
 
