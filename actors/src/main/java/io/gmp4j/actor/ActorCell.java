@@ -128,9 +128,12 @@ abstract class ActorCell<T> implements ActorRef<T> {
      * The actors this one watches, each with the notice of its watch: deduplicates watch until
      * that notice is taken ({@link WatchNotice}), and is unwatched when this one dies.
      */
-    private HashMap<ActorCell<?>, WatchNotice> watching;
-    /** The actors linked to this one (both sides hold the link); closed with the watchers. */
-    private HashSet<ActorCell<?>> links;
+    private HashMap<ActorRef<?>, WatchNotice> watching;
+    /**
+     * The actors linked to this one (both sides hold the link): cells, and
+     * {@link RemoteActorRef}s whose transport holds the other end; closed with the watchers.
+     */
+    private HashSet<ActorRef<?>> links;
 
     /** Told when a watched actor terminates. */
     @FunctionalInterface
@@ -558,8 +561,8 @@ abstract class ActorCell<T> implements ActorRef<T> {
         // the list and is told below.
         Map<Object, DeathListener> ws;
         Throwable why;
-        HashMap<ActorCell<?>, WatchNotice> watched;
-        HashSet<ActorCell<?>> linked;
+        HashMap<ActorRef<?>, WatchNotice> watched;
+        HashSet<ActorRef<?>> linked;
         lock();
         try {
             ws = watchers;
@@ -574,8 +577,12 @@ abstract class ActorCell<T> implements ActorRef<T> {
             unlock();
         }
         if (watched != null) {
-            for (ActorCell<?> c : watched.keySet()) {
-                c.removeWatcher(this); // a dead watcher needs no notice
+            for (ActorRef<?> w : watched.keySet()) { // a dead watcher needs no notice
+                if (w instanceof RemoteActorRef<?> r) {
+                    r.unwatchRemote(this);
+                } else {
+                    ((ActorCell<?>) w).removeWatcher(this);
+                }
             }
         }
         // Counted as gone before anyone hears of it: a watcher sees liveActors() without it.
@@ -595,8 +602,12 @@ abstract class ActorCell<T> implements ActorRef<T> {
             }
         }
         if (linked != null) {
-            for (ActorCell<?> l : linked) {
-                l.linkedActorExited(this, why);
+            for (ActorRef<?> l : linked) {
+                if (l instanceof RemoteActorRef<?> r) {
+                    r.linkedExited(this, why);
+                } else {
+                    ((ActorCell<?>) l).linkedActorExited(this, why);
+                }
             }
         }
         if (parent != null) {
@@ -631,7 +642,7 @@ abstract class ActorCell<T> implements ActorRef<T> {
     }
 
     /** Ends the watch of {@code c}, if any: its notice, queued or still to come, is dropped when taken. */
-    private void endWatch(ActorCell<?> c) {
+    private void endWatch(ActorRef<?> c) {
         lock();
         try {
             if (watching != null) {
@@ -680,8 +691,15 @@ abstract class ActorCell<T> implements ActorRef<T> {
         }
     }
 
-    /** Watches {@code target} with {@code l}, or tells {@code l} now if it has finished. */
+    /**
+     * Watches {@code target} with {@code l}, or tells {@code l} now if it has finished. A remote
+     * target's transport tells {@code l} (see {@link RemoteActorRef#watchRemote}).
+     */
     static void watch(ActorRef<?> target, Object key, DeathListener l) {
+        if (target instanceof RemoteActorRef<?> r) {
+            r.watchRemote(key, l::onTerminated);
+            return;
+        }
         ActorCell<?> c = cellOf(target, "watch");
         if (!c.addWatcher(key, l)) {
             l.onTerminated(new Terminated(c, c.reasonIfDead()));
@@ -693,7 +711,7 @@ abstract class ActorCell<T> implements ActorRef<T> {
     // =====================================================================================
 
     /** Adds {@code other} to this actor's links; false if this actor has finished. */
-    private boolean addLink(ActorCell<?> other) {
+    private boolean addLink(ActorRef<?> other) {
         lock();
         try {
             if (watchersClosed) {
@@ -710,7 +728,7 @@ abstract class ActorCell<T> implements ActorRef<T> {
     }
 
     /** Removes {@code other} from this actor's links; false if it was not linked (any more). */
-    private boolean removeLink(ActorCell<?> other) {
+    private boolean removeLink(ActorRef<?> other) {
         lock();
         try {
             return links != null && links.remove(other);
@@ -740,12 +758,43 @@ abstract class ActorCell<T> implements ActorRef<T> {
     }
 
     /**
+     * Links this actor (the caller's own) with the remote {@code other}: this end now, the
+     * other through its transport, which reports the remote's exit as a signal. A finished
+     * caller cannot link.
+     */
+    private void linkRemote(RemoteActorRef<?> other) {
+        if (addLink(other)) {
+            other.linkRemote(this);
+        }
+    }
+
+    private void unlinkRemote(RemoteActorRef<?> other) {
+        removeLink(other);
+        other.unlinkRemote(this);
+    }
+
+    /**
+     * The transport's side of a remote actor's link to this one: this end is added; if this
+     * actor has finished, the remote gets the exit signal at once (Erlang's {@code noproc}).
+     */
+    final void acceptRemoteLink(RemoteActorRef<?> remote) {
+        if (!addLink(remote)) {
+            remote.linkedExited(this, new NoSuchActorException("link: actor " + name + " had already stopped"));
+        }
+    }
+
+    /** The transport's side of a remote actor's unlink: this end goes. */
+    final void dropRemoteLink(RemoteActorRef<?> remote) {
+        removeLink(remote);
+    }
+
+    /**
      * The exit signal of a linked actor that finished with {@code why} (null: normal). It acts
      * only if the link is still there (taking it away), so an unlink that returned first wins:
      * a trapping actor receives an {@link ExitSignal}; any other one dies of an abnormal reason
      * (that very reason) and ignores a normal one.
      */
-    private void linkedActorExited(ActorCell<?> from, Throwable why) {
+    final void linkedActorExited(ActorRef<?> from, Throwable why) {
         if (!removeLink(from)) {
             return;
         }
@@ -820,7 +869,7 @@ abstract class ActorCell<T> implements ActorRef<T> {
         }
 
         private void watch0(ActorRef<?> other, Function<Terminated, ?> toMessage) {
-            ActorCell<?> c = cellOf(other, "watch");
+            ActorRef<?> c = other instanceof RemoteActorRef<?> r ? r : cellOf(other, "watch");
             WatchNotice n = new WatchNotice(c);
             if (!startWatch(n)) {
                 return; // already watching it, its notice not taken yet: still one notice
@@ -833,7 +882,10 @@ abstract class ActorCell<T> implements ActorRef<T> {
 
         @Override
         public void unwatch(ActorRef<?> other) {
-            if (other instanceof ActorCell<?> || other instanceof ChildRef<?>) {
+            if (other instanceof RemoteActorRef<?> r) {
+                r.unwatchRemote(ActorCell.this);
+                endWatch(r);
+            } else if (other instanceof ActorCell<?> || other instanceof ChildRef<?>) {
                 ActorCell<?> c = cellOf(other, "unwatch");
                 c.removeWatcher(ActorCell.this);
                 endWatch(c);
@@ -842,12 +894,20 @@ abstract class ActorCell<T> implements ActorRef<T> {
 
         @Override
         public void link(ActorRef<?> other) {
-            ActorCell.this.link(cellOf(other, "link to"));
+            if (other instanceof RemoteActorRef<?> r) {
+                linkRemote(r);
+            } else {
+                ActorCell.this.link(cellOf(other, "link to"));
+            }
         }
 
         @Override
         public void unlink(ActorRef<?> other) {
-            ActorCell.this.unlink(cellOf(other, "unlink from"));
+            if (other instanceof RemoteActorRef<?> r) {
+                unlinkRemote(r);
+            } else {
+                ActorCell.this.unlink(cellOf(other, "unlink from"));
+            }
         }
 
         @Override

@@ -99,7 +99,8 @@ public interface ActorContext<T> {
      * changes nothing (still one notice, in the first watch's form), also while the notice is
      * queued; watching it again after the notice was received is a new watch, with its own
      * notice. When this actor stops, its watches end with it (no notice is sent to a dead
-     * watcher).
+     * watcher). An actor on another node (gmp4j-cluster) is watched the same way; its notice
+     * also comes when its node is lost, with a reason that says "node down".
      *
      * <pre>{@code
      * ctx.watch(worker);
@@ -166,7 +167,9 @@ public interface ActorContext<T> {
      * already stopped gives this actor the signal at once, with a {@link NoSuchActorException}
      * (Erlang's {@code noproc}), once per attempt. Linking twice to a live actor is one link;
      * linking to oneself does nothing. A
-     * process actor killed this way stops at its next {@code receive}.
+     * process actor killed this way stops at its next {@code receive}. A link to an actor on
+     * another node (gmp4j-cluster) acts the same; the loss of its node is an abnormal exit
+     * ("node down"), as Erlang's {@code noconnection}.
      *
      * <pre>{@code
      * ctx.link(partner);   // if partner crashes, so do we

@@ -23,6 +23,11 @@ final class ReplyRef<R> implements ActorRef<R> {
         }
     }
 
+    /** Fails the pending answer with {@code why}; false if it was complete already. */
+    boolean fail(Throwable why) {
+        return reply.complete(null, why);
+    }
+
     @Override
     public <Q> Reply<Q> ask(Function<ActorRef<Q>, R> msgFactory, Duration timeout) {
         throw new UnsupportedOperationException("cannot ask the reply address of an ask");

@@ -9,12 +9,12 @@ package io.gmp4j.actor;
  * Like every system message it takes no place of a bounded mailbox.
  */
 final class WatchNotice {
-    /** The actor watched: the key of the watch in the watcher's {@code watching} map. */
-    final ActorCell<?> target;
+    /** The actor watched (a cell or a remote ref): the key of the watch in the watcher's {@code watching} map. */
+    final ActorRef<?> target;
     /** Written once, before the notice is enqueued: the mailbox's offer publishes it to the consumer. */
     Object msg;
 
-    WatchNotice(ActorCell<?> target) {
+    WatchNotice(ActorRef<?> target) {
         this.target = target;
     }
 }

@@ -16,8 +16,9 @@ import java.util.Objects;
  * work on one machine with nothing configured: cluster {@code gmp4j} on 127.0.0.1, Hazelcast
  * port 5701 (the next free one above it if taken), members {@code 127.0.0.1}, an event-bus port
  * the system picks, 30 s to join. The system properties {@code gmp4j.cluster.name},
- * {@code gmp4j.cluster.host}, {@code gmp4j.cluster.port} and {@code gmp4j.cluster.members}
- * (comma-separated {@code host[:port]}) replace the defaults; the builder's setters replace both.
+ * {@code gmp4j.cluster.host}, {@code gmp4j.cluster.port}, {@code gmp4j.cluster.members}
+ * (comma-separated {@code host[:port]}) and {@code gmp4j.cluster.failureTimeout} (seconds)
+ * replace the defaults; the builder's setters replace both.
  *
  * <pre>{@code
  * ClusterConfig config = ClusterConfig.builder()
@@ -36,6 +37,8 @@ public final class ClusterConfig {
     public static final String PORT_PROPERTY = "gmp4j.cluster.port";
     /** The system property with the members to contact, comma-separated host[:port]. */
     public static final String MEMBERS_PROPERTY = "gmp4j.cluster.members";
+    /** The system property with the failure timeout in whole seconds (see {@link #failureTimeout()}). */
+    public static final String FAILURE_TIMEOUT_PROPERTY = "gmp4j.cluster.failureTimeout";
 
     private final String clusterName;
     private final String host;
@@ -43,6 +46,8 @@ public final class ClusterConfig {
     private final List<String> members;
     private final int eventBusPort;
     private final Duration joinTimeout;
+    private final Duration failureTimeout;
+    private final int outboundLimit;
     private final List<Class<?>> allowed;
 
     private ClusterConfig(Builder b) {
@@ -52,6 +57,8 @@ public final class ClusterConfig {
         this.members = List.copyOf(b.members);
         this.eventBusPort = b.eventBusPort;
         this.joinTimeout = b.joinTimeout;
+        this.failureTimeout = b.failureTimeout;
+        this.outboundLimit = b.outboundLimit;
         this.allowed = List.copyOf(b.allowed);
     }
 
@@ -81,6 +88,14 @@ public final class ClusterConfig {
             b.members = new ArrayList<>();
             for (String m : v.split(",")) {
                 b.members.add(m.strip());
+            }
+        }
+        v = System.getProperty(FAILURE_TIMEOUT_PROPERTY);
+        if (v != null) {
+            try {
+                b.failureTimeout = Duration.ofSeconds(Long.parseLong(v.strip()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(FAILURE_TIMEOUT_PROPERTY + ": not a number of seconds: '" + v + "'");
             }
         }
         return b;
@@ -116,6 +131,24 @@ public final class ClusterConfig {
         return joinTimeout;
     }
 
+    /**
+     * How long a member may stay silent before the others count it as gone (Hazelcast's
+     * {@code hazelcast.max.no.heartbeat.seconds}, whole seconds; members send a heartbeat every
+     * second). A killed node is seen as gone within about this time: its watchers get
+     * {@code Terminated} with a {@link NodeDownException}.
+     */
+    public Duration failureTimeout() {
+        return failureTimeout;
+    }
+
+    /**
+     * The most messages to one node between their senders and the wire (see
+     * {@link Builder#outboundLimit}).
+     */
+    public int outboundLimit() {
+        return outboundLimit;
+    }
+
     /** The record and enum types allowed on the wire from the start. */
     public List<Class<?>> allowed() {
         return allowed;
@@ -124,7 +157,8 @@ public final class ClusterConfig {
     @Override
     public String toString() {
         return "ClusterConfig[name=" + clusterName + ", host=" + host + ", port=" + hazelcastPort
-                + ", members=" + members + ", eventBusPort=" + eventBusPort + ", joinTimeout=" + joinTimeout + "]";
+                + ", members=" + members + ", eventBusPort=" + eventBusPort + ", joinTimeout=" + joinTimeout
+                + ", failureTimeout=" + failureTimeout + ", outboundLimit=" + outboundLimit + "]";
     }
 
     private static int parsePort(String setting, String v) {
@@ -192,6 +226,8 @@ public final class ClusterConfig {
         private List<String> members = new ArrayList<>(List.of("127.0.0.1"));
         private int eventBusPort = 0;
         private Duration joinTimeout = Duration.ofSeconds(30);
+        private Duration failureTimeout = Duration.ofSeconds(5);
+        private int outboundLimit = 8192;
         private final List<Class<?>> allowed = new ArrayList<>();
 
         private Builder() {
@@ -234,6 +270,28 @@ public final class ClusterConfig {
         }
 
         /**
+         * How long a silent member counts as alive: 1 s or more, whole seconds (default 5 s).
+         * Shorter detects a killed node sooner; too short counts a paused one (a long GC) as
+         * gone.
+         */
+        public Builder failureTimeout(Duration timeout) {
+            this.failureTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * The most messages to one node that may be between their senders and the wire, 1 or
+         * more (default 8192). At the bound, a goroutine or thread that tells an actor of that
+         * node parks until the node's connection takes more (only sends to that node wait);
+         * code that must not park (a behaviour actor, a Vert.x event loop) has its message
+         * dropped instead, counted by {@link ClusterNode#droppedCount()}.
+         */
+        public Builder outboundLimit(int limit) {
+            this.outboundLimit = limit;
+            return this;
+        }
+
+        /**
          * Allows records and enums of these types on the wire (see {@link WireCodec#register}).
          * Every node that receives them must allow them too.
          */
@@ -265,6 +323,12 @@ public final class ClusterConfig {
             }
             if (joinTimeout == null || joinTimeout.isNegative() || joinTimeout.isZero()) {
                 throw new IllegalArgumentException("joinTimeout: must be positive, got " + joinTimeout);
+            }
+            if (failureTimeout == null || failureTimeout.compareTo(Duration.ofSeconds(1)) < 0) {
+                throw new IllegalArgumentException("failureTimeout: must be at least 1 s, got " + failureTimeout);
+            }
+            if (outboundLimit < 1) {
+                throw new IllegalArgumentException("outboundLimit: must be at least 1, got " + outboundLimit);
             }
             for (Class<?> c : allowed) {
                 if (c == null || !(c.isRecord() || c.isEnum())) {

@@ -6,6 +6,7 @@ import com.hazelcast.core.HazelcastInstance;
 import io.gmp4j.actor.ActorRef;
 import io.gmp4j.actor.ActorSystem;
 import io.gmp4j.actor.Behavior;
+import io.gmp4j.actor.RemoteActorRef;
 import io.gmp4j.actor.Reply;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -19,8 +20,10 @@ import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -60,6 +63,10 @@ public final class ClusterNode implements AutoCloseable {
     static final byte FRAME_VERSION = 1;
     static final byte TELL = 1;
     static final byte STOP = 2;
+    /** Control frames of watches and links: see {@link Monitors}. */
+    static final byte WATCH = 3, UNWATCH = 4, DOWN = 5, LINK = 6, UNLINK = 7, EXIT = 8;
+    /** The member attribute under which Vert.x's Hazelcast cluster manager keeps its node id. */
+    private static final String VERTX_NODE_ID = "__vertx.nodeId";
     /** version, kind, key */
     static final int FRAME_HEADER = 10;
     /** The largest frame sent or accepted. */
@@ -84,6 +91,11 @@ public final class ClusterNode implements AutoCloseable {
     private final MessageConsumer<Object> consumer;
     private final WireCodec codecs = new WireCodec();
     private final ExportTable exports = new ExportTable();
+    private final Monitors monitors = new Monitors(this);
+    /** The bounded path to each node this one sends to; removed when the node is lost. */
+    private final Map<String, Outbound> outbound = new ConcurrentHashMap<>();
+    /** The reply address of each pending ask of a remote actor, with the node asked. */
+    private final Map<ActorRef<?>, String> pendingAsks = new ConcurrentHashMap<>();
     private final NameRegistry names;
     private final ActorRef<Object> askProxy;
     private final WireCodec.Refs refs;
@@ -133,7 +145,11 @@ public final class ClusterNode implements AutoCloseable {
 
             @Override
             public void memberRemoved(MembershipEvent e) {
-                // Hazelcast's member id is not Vert.x's node id: keep the names of those still members.
+                // Hazelcast's member id is not Vert.x's node id; the member carries Vert.x's as an attribute.
+                String id = e.getMember().getAttribute(VERTX_NODE_ID);
+                if (id != null) {
+                    nodeLost(id);
+                }
                 offload(() -> names.removeDeparted(manager.getNodes()));
             }
         });
@@ -246,25 +262,63 @@ public final class ClusterNode implements AutoCloseable {
     @SuppressWarnings("unchecked")
     public <T> Optional<ActorRef<T>> lookup(String name) {
         checkOpen();
-        return names.lookup(name).flatMap(v -> {
-            long key;
-            try {
-                key = Long.parseLong(v[1]);
-            } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
-                LOG.warning("gmp4j cluster node " + nodeId + ": the entry of name '" + name + "' is malformed");
-                return Optional.empty();
-            }
-            if (v.length != 3) {
-                return Optional.empty();
-            }
-            if (v[0].equals(nodeId)) {
-                return Optional.ofNullable((ActorRef<T>) exports.get(key));
-            }
-            if (!isMember(v[0])) {
-                return Optional.empty(); // its node has left; the survivors are removing the name
-            }
-            return Optional.of(new RemoteRef<>(this, v[0], key, v[2]));
-        });
+        return names.lookup(name).flatMap(v -> Optional.ofNullable((ActorRef<T>) refOfEntry(name, v)));
+    }
+
+    /**
+     * Tells {@code subscriber} of the cluster-wide names that start with {@code prefix}: first
+     * a {@link NameEvent.Registered} for each one registered now, then each registration and
+     * removal anywhere in the cluster, in the order they happened for each name. The events are
+     * delivered as a remote message would be (never blocking the sender: a full bounded mailbox
+     * drops them, counted by {@link #droppedCount()}). The subscription ends when the
+     * subscriber stops or this node closes.
+     *
+     * <pre>{@code
+     * node.subscribeNames("chat.node.", bridge);   // bridge: ActorRef<Object> handling NameEvent
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if {@code subscriber} is not a local actor
+     */
+    public void subscribeNames(String prefix, ActorRef<? super NameEvent> subscriber) {
+        checkOpen();
+        Objects.requireNonNull(prefix, "subscribeNames: null prefix");
+        Objects.requireNonNull(subscriber, "subscribeNames: null subscriber");
+        if (subscriber instanceof RemoteRef<?>) {
+            throw new IllegalArgumentException("subscribeNames: " + subscriber + " is on another node; subscribe there");
+        }
+        names.subscribe(prefix, subscriber);
+    }
+
+    /** The ref of a name's entry {@code nodeId|key|actorName}; null if malformed, gone or its node left. */
+    ActorRef<?> refOfEntry(String name, String[] v) {
+        long key;
+        try {
+            key = Long.parseLong(v[1]);
+        } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
+            LOG.warning("gmp4j cluster node " + nodeId + ": the entry of name '" + name + "' is malformed");
+            return null;
+        }
+        if (v.length != 3) {
+            return null;
+        }
+        if (v[0].equals(nodeId)) {
+            return exports.get(key);
+        }
+        if (!isMember(v[0])) {
+            return null; // its node has left; the survivors are removing the name
+        }
+        return new RemoteRef<>(this, v[0], key, v[2]);
+    }
+
+    /** Hands {@code msg} to the local {@code to} without waiting; false (counted dropped) if it could not. */
+    boolean deliverLocal(ActorRef<?> to, Object msg) {
+        @SuppressWarnings("unchecked")
+        ActorRef<Object> t = (ActorRef<Object>) to;
+        if (system.tryTell(t, msg)) {
+            return true;
+        }
+        dropped.increment();
+        return false;
     }
 
     /** Frames refused from the network: malformed, too big, or naming a type not registered here. */
@@ -300,6 +354,7 @@ public final class ClusterNode implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "gmp4j cluster node " + nodeId + ": could not remove its names on close", e);
         }
+        names.unsubscribeAll();
         vertx.cancelTimer(sweepTimer);
         askProxy.stop();
         await(consumer.unregister(), config.joinTimeout(), "stop receiving");
@@ -365,9 +420,56 @@ public final class ClusterNode implements AutoCloseable {
             return;
         }
         WireFrame f = new WireFrame(frame);
-        String address = ADDRESS_PREFIX + target;
-        // Per-pair order: see sendContext. eventBus.send: at most once, no reply expected.
-        sendContext.runOnContext(v -> bus.send(address, f));
+        Outbound out = outbound(target);
+        if (kind != TELL) {
+            sendContext.runOnContext(v -> out.writeControl(f));
+            return;
+        }
+        if (!out.acquire()) {
+            dropped.increment(); // at the bound and not allowed to wait, or the node was lost meanwhile
+            return;
+        }
+        // Per-pair order: see sendContext. A write: at most once, no reply expected.
+        sendContext.runOnContext(v -> out.write(f));
+    }
+
+    /** Sends the control frame {@code kind} with {@code body}: it takes no place of the bound. */
+    void sendControl(String target, long key, byte kind, List<Object> body) {
+        send(target, key, kind, body);
+    }
+
+    private Outbound outbound(String target) {
+        Outbound o = outbound.get(target);
+        return o != null ? o : outbound.computeIfAbsent(target,
+                t -> new Outbound(bus, ADDRESS_PREFIX + t, config.outboundLimit()));
+    }
+
+    /**
+     * Node {@code id} has left the cluster or died: its watches end, its links signal, the asks
+     * of its actors fail, and senders parked on its bound wake (on Hazelcast's event thread;
+     * nothing here waits).
+     */
+    private void nodeLost(String id) {
+        Outbound o = outbound.remove(id);
+        if (o != null) {
+            o.lost();
+        }
+        monitors.nodeLeft(id);
+        for (Map.Entry<ActorRef<?>, String> e : pendingAsks.entrySet()) {
+            if (e.getValue().equals(id)) {
+                RemoteActorRef.failReply(e.getKey(), new NodeDownException(id));
+            }
+        }
+    }
+
+    Monitors monitors() {
+        return monitors;
+    }
+
+    /** Messages to node {@code id} between their senders and the wire now (tests). */
+    long outboundInFlight(String id) {
+        Outbound o = outbound.get(id);
+        return o == null ? 0 : o.inFlight();
     }
 
     /**
@@ -379,16 +481,27 @@ public final class ClusterNode implements AutoCloseable {
         AtomicReference<ActorRef<R>> replyTo = new AtomicReference<>();
         Reply<R> r = askProxy.ask((ActorRef<R> to) -> {
             replyTo.set(to);
+            pendingAsks.put(to, target.nodeId());
+            if (!isMember(target.nodeId())) {
+                RemoteActorRef.failReply(to, new NodeDownException(target.nodeId())); // lost before the ask
+            }
             T msg = msgFactory.apply(to);
             try {
                 send(target.nodeId(), target.key(), TELL, Objects.requireNonNull(msg, "ask: the factory built a null message"));
             } catch (RuntimeException e) {
                 exports.remove(to);
+                pendingAsks.remove(to);
                 throw e;
             }
             return ASK_SENT;
         }, timeout);
-        r.whenComplete((v, f) -> exports.remove(replyTo.get()));
+        r.whenComplete((v, f) -> {
+            ActorRef<R> to = replyTo.get();
+            if (to != null) {
+                exports.remove(to);
+                pendingAsks.remove(to);
+            }
+        });
         return r;
     }
 
@@ -427,6 +540,7 @@ public final class ClusterNode implements AutoCloseable {
                         to.stop();
                     }
                 }
+                case WATCH, UNWATCH, DOWN, LINK, UNLINK, EXIT -> monitors.onControl(kind, key, to, msg);
                 default -> throw new WireCodec.WireFormatException("unknown frame kind " + kind);
             }
         } catch (WireCodec.WireFormatException e) {

@@ -59,6 +59,10 @@ final class HazelcastSetup {
         // A JVM that exits without ClusterNode.close still leaves cleanly: its map entries
         // migrate to the survivors, which then remove its names.
         hz.setProperty("hazelcast.shutdownhook.policy", "GRACEFUL");
+        // Failure detection: a heartbeat every second; a member silent for failureTimeout is
+        // removed, which is when watchers of its actors hear "node down".
+        hz.setProperty("hazelcast.heartbeat.interval.seconds", "1");
+        hz.setProperty("hazelcast.max.no.heartbeat.seconds", Long.toString(Math.max(1, c.failureTimeout().toSeconds())));
         NetworkConfig net = hz.getNetworkConfig();
         net.setPort(c.hazelcastPort()).setPortAutoIncrement(true);
         net.getInterfaces().setEnabled(true).clear().addInterface(c.host());

@@ -1,9 +1,12 @@
 package io.gmp4j.cluster;
 
 import io.gmp4j.actor.ActorRef;
+import io.gmp4j.actor.RemoteActorRef;
 import io.gmp4j.actor.Reply;
+import io.gmp4j.actor.Terminated;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -14,15 +17,18 @@ import java.util.function.Function;
  *   <li>{@link #tell}: at most once (no acknowledgement), in the order one sender sends;
  *       a message is encoded on the caller's thread, so an unencodable one is refused there.</li>
  *   <li>{@link #ask}: as {@link ActorRef#ask}, the reply address crossing the wire; the answer
- *       fails with {@code AskTimeoutException} if none comes in time, including when the remote
- *       actor has stopped (no remote death notice in this version), and with
- *       {@code ActorStoppedException} if the local node closes first.</li>
+ *       fails with {@code AskTimeoutException} if none comes in time (also when the remote
+ *       actor has stopped: an ask does not watch it), with {@link NodeDownException} when
+ *       the actor's node is lost, and with {@code ActorStoppedException} if the local node
+ *       closes first.</li>
+ *   <li>watch and link (from a local actor's context, or {@code whenTerminated}): as locally,
+ *       through {@link Monitors}; the node's loss ends them with {@link NodeDownException}.</li>
  *   <li>{@link #stop}: sends a stop request, at most once, without waiting.</li>
  *   <li>{@link #isAlive}: true while the actor's node is a member of the cluster and the local
  *       node is open; it does not learn of the remote actor's own stop.</li>
  * </ul>
  */
-final class RemoteRef<T> implements ActorRef<T> {
+final class RemoteRef<T> implements RemoteActorRef<T> {
     private final ClusterNode node;
     private final String nodeId;
     private final long key;
@@ -57,6 +63,31 @@ final class RemoteRef<T> implements ActorRef<T> {
     @Override
     public void stop() {
         node.send(nodeId, key, ClusterNode.STOP, null);
+    }
+
+    @Override
+    public void watchRemote(Object key, Consumer<Terminated> onTerminated) {
+        node.monitors().watch(this, key, onTerminated);
+    }
+
+    @Override
+    public void unwatchRemote(Object key) {
+        node.monitors().unwatch(this, key);
+    }
+
+    @Override
+    public void linkRemote(ActorRef<?> local) {
+        node.monitors().link(this, local);
+    }
+
+    @Override
+    public void unlinkRemote(ActorRef<?> local) {
+        node.monitors().unlink(this, local);
+    }
+
+    @Override
+    public void linkedExited(ActorRef<?> local, Throwable why) {
+        node.monitors().linkedExited(this, local, why);
     }
 
     @Override
