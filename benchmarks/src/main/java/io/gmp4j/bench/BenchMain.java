@@ -60,7 +60,10 @@ import java.util.stream.Collectors;
  * Go binary's server mode), then the load client ({@link io.gmp4j.bench.net.LoadClient}, JVM flags
  * {@code -Xms1g -Xmx1g -XX:+UseParallelGC -XX:+AlwaysPreTouch}, the same for every server) in a process of its own,
  * which reads the server's CPU time at its measurement windows' edges; the repetitions are
- * windows of {@code --window-ms}. Each
+ * windows of {@code --window-ms}. The remote benchmarks {@code remote-pingpong},
+ * {@code remote-throughput-1}, {@code remote-throughput-10} and {@code remote-kill-detect} (gmp4j
+ * and pekko only, once at the largest procs) run {@link RemoteDriver} as the child, which starts
+ * its peer JVM itself (see {@link RemoteBench}). Each
  * child JVM gets {@code <gmp4j.jvmFlags> -Xms2g -Xmx2g -XX:+UseParallelGC -XX:+AlwaysPreTouch}
  * plus the implementation's knob: gmp4j {@code -Dgmp4j.maxprocs=N}; jdk
  * {@code -Djdk.virtualThreadScheduler.parallelism=N -Djdk.virtualThreadScheduler.maxPoolSize=N};
