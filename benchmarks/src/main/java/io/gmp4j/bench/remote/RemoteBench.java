@@ -57,13 +57,15 @@ public final class RemoteBench {
 
     /**
      * The repetitions {@code W+M} of {@code bench} when none were asked for: kill-detect has no
-     * warm-up and 3 kills (quick: 1), the others 2+5 runs (quick: 1+3).
+     * warm-up and 3 kills (quick: 1), the others 5+5 runs (quick: 1+3). Five warm-up runs: with
+     * two, Pekko's msg/s still rose from each measured run to the next (see
+     * benchmarks/PERFORMANCE-LOG.md).
      */
     public static String reps(String bench, boolean quick) {
         if (bench.equals("remote-kill-detect")) {
             return quick ? "0+1" : "0+3";
         }
-        return quick ? "1+3" : "2+5";
+        return quick ? "1+3" : "5+5";
     }
 
     /** The messages (round trips) of one run of {@code bench}. */
