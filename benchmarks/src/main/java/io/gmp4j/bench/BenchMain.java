@@ -2,6 +2,8 @@ package io.gmp4j.bench;
 
 import io.gmp4j.bench.net.LoadClient;
 import io.gmp4j.bench.net.NetBench;
+import io.gmp4j.bench.remote.RemoteBench;
+import io.gmp4j.bench.remote.RemoteDriver;
 
 import java.io.BufferedReader;
 import java.io.File;
@@ -58,7 +60,10 @@ import java.util.stream.Collectors;
  * Go binary's server mode), then the load client ({@link io.gmp4j.bench.net.LoadClient}, JVM flags
  * {@code -Xms1g -Xmx1g -XX:+UseParallelGC -XX:+AlwaysPreTouch}, the same for every server) in a process of its own,
  * which reads the server's CPU time at its measurement windows' edges; the repetitions are
- * windows of {@code --window-ms}. Each
+ * windows of {@code --window-ms}. The remote benchmarks {@code remote-pingpong},
+ * {@code remote-throughput-1}, {@code remote-throughput-10} and {@code remote-kill-detect} (gmp4j
+ * and pekko only, once at the largest procs) run {@link RemoteDriver} as the child, which starts
+ * its peer JVM itself (see {@link RemoteBench}). Each
  * child JVM gets {@code <gmp4j.jvmFlags> -Xms2g -Xmx2g -XX:+UseParallelGC -XX:+AlwaysPreTouch}
  * plus the implementation's knob: gmp4j {@code -Dgmp4j.maxprocs=N}; jdk
  * {@code -Djdk.virtualThreadScheduler.parallelism=N -Djdk.virtualThreadScheduler.maxPoolSize=N};
@@ -75,7 +80,8 @@ public final class BenchMain {
             "savina-pingpong", "savina-counting", "savina-threadring", "savina-fj-throughput",
             "savina-fj-creation", "savina-big", "savina-chameneos",
             "echo-c1", "echo-c16", "echo-c256", "bulk", "chat-fanout",
-            "proxy-rps-c16", "proxy-rps-c256", "proxy-bulk", "echo-turns-c16", "echo-turns-c256");
+            "proxy-rps-c16", "proxy-rps-c256", "proxy-bulk", "echo-turns-c16", "echo-turns-c256",
+            "remote-pingpong", "remote-throughput-1", "remote-throughput-10", "remote-kill-detect");
     /** The channel benchmarks ({@link ChanBodies}): gmp4j, jdk (not select), jox and go. */
     static final List<String> CHAN_BENCHES = List.of(
             "pingpong", "buffered-1p1c", "buffered-4p4c", "select", "sieve", "threadring");
@@ -87,7 +93,7 @@ public final class BenchMain {
      */
     static final List<String> IMPLS = List.of("gmp4j", "jdk", "jox", "pekko", "netty", "vertx", "go", "direct");
     /** Units of figures where more is better (throughput): their ratios are gmp4j / other. */
-    static final Set<String> HIGHER_IS_BETTER = Set.of("req/s", "MB/s", "lines/s");
+    static final Set<String> HIGHER_IS_BETTER = Set.of("req/s", "MB/s", "lines/s", "msg/s");
     static final String DEFAULT_JVM_FLAGS =
             "--add-opens java.base/java.lang=ALL-UNNAMED --enable-native-access=ALL-UNNAMED "
                     + "--sun-misc-unsafe-memory-access=allow -Djdk.trackAllThreads=false";
@@ -167,6 +173,9 @@ public final class BenchMain {
                 // 10,000,000 hops (quick: 1,000,000) take seconds; one run is 10^7 samples already
                 return quick ? "0+1" : "1+3";
             }
+            if (RemoteBench.isRemote(bench) && reps <= 0 && warmup < 0) {
+                return RemoteBench.reps(bench, quick);
+            }
             if (NetBench.isNet(bench) && warmup < 0 && !quick) {
                 // Servers under full load keep C2 busy for 10 s and more (gmp4j's echo server
                 // recompiles its read and write paths until about 16 s; the measurements are in
@@ -218,11 +227,13 @@ public final class BenchMain {
                             savina-fj-creation savina-big savina-chameneos
                             echo-c1 echo-c16 echo-c256 bulk chat-fanout proxy-rps-c16 proxy-rps-c256 proxy-bulk
                             echo-turns-c16 echo-turns-c256 (every echo server at once, loaded in turns)
+                            remote-pingpong remote-throughput-1 remote-throughput-10 remote-kill-detect
+                            (two JVMs on loopback; gmp4j and pekko only; once, at the largest --procs)
                             (default: all)
                   --procs   GOMAXPROCS / scheduler parallelism values (default 1,2); floor runs at 1 only;
                             fib-paired runs 1 and the largest value (at least 2) in one process
                   --impls   implementations (default all; go only when a `go` binary is on PATH and not for
-                            savina-* or fib-paired; jox only for the channel benchmarks, pekko only for savina-*, jdk not for
+                            savina-*, fib-paired or remote-*; jox only for the channel benchmarks, pekko only for savina-* and remote-*, jdk not for
                             select, fib-paired, chat-fanout or proxy-*, netty and vertx only for the network benchmarks, vertx not
                             for chat-fanout or proxy-*, direct only for floor (the bare custom-scheduler hook), fib, fib-paired
                             (its leaves on platform threads: the machine's speed-up ceiling) and proxy-* (the
@@ -365,6 +376,9 @@ public final class BenchMain {
                 }
                 procsList = List.of(most);
             }
+            if (RemoteBench.isRemote(bench)) {
+                procsList = List.of(opt.procs.stream().mapToInt(Integer::intValue).max().orElse(2)); // once, see RemoteBench
+            }
             for (int procs : procsList) {
                 String reps = opt.repsFor(bench);
                 for (int round = 0; round < opt.rounds; round++) {
@@ -381,6 +395,20 @@ public final class BenchMain {
                         if (NetBench.isNet(bench)) {
                             if (NetBench.impls(bench).contains(impl) && (!impl.equals("go") || goBinary != null)) {
                                 runNet(bench, impl, procs, reps, launcher);
+                            }
+                            continue;
+                        }
+                        if (RemoteBench.isRemote(bench)) {
+                            if (RemoteBench.IMPLS.contains(impl)) {
+                                List<String> cmd = childJvm(java, jvmFlags, impl, procs, childFlags);
+                                cmd.addAll(RemoteBench.JVM_FLAGS);
+                                cmd.add("-Dgmp4j.bench.timeout=" + opt.timeoutSeconds);
+                                cmd.add("-Dgmp4j.bench.minWarmupMs=" + opt.minWarmup());
+                                cmd.add("-Dgmp4j.bench.minMeasureMs=" + opt.minMeasure());
+                                cmd.add("-Dgmp4j.bench.quick=" + opt.quick);
+                                cmd.addAll(List.of("-cp", cp, RemoteDriver.class.getName(), bench, impl,
+                                        Integer.toString(procs), reps));
+                                runChild(bench, impl, procs, cmd, Map.of());
                             }
                             continue;
                         }

@@ -18,7 +18,7 @@ package io.gmp4j.bench;
  * }
  * }</pre>
  */
-final class Reps {
+public final class Reps {
     /** A cap on measured repetitions, however short the body. */
     static final int MAX_MEASURED = 500;
 
@@ -44,13 +44,13 @@ final class Reps {
     }
 
     /** The plan with the time floors BenchMain passed down (none when run by hand). */
-    static Reps of(int warmup, int measured) {
+    public static Reps of(int warmup, int measured) {
         return new Reps(warmup, measured, Long.getLong("gmp4j.bench.minWarmupMs", 0) * 1_000_000,
                 Long.getLong("gmp4j.bench.minMeasureMs", 0) * 1_000_000);
     }
 
     /** Whether another repetition runs; call once before each. */
-    boolean next() {
+    public boolean next() {
         long now = System.nanoTime();
         if (!started) {
             started = true;
@@ -72,7 +72,7 @@ final class Reps {
     }
 
     /** Whether the repetition that {@link #next} just allowed is a measured one. */
-    boolean measuring() {
+    public boolean measuring() {
         return measuring;
     }
 
