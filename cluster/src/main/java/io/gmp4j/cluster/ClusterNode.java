@@ -61,6 +61,8 @@ public final class ClusterNode implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger("io.gmp4j.cluster");
     static final String ADDRESS_PREFIX = "gmp4j.node.";
     static final byte FRAME_VERSION = 1;
+    /** The first byte of a batch of frames (see {@link Outbound}); a frame's first byte is {@link #FRAME_VERSION}. */
+    static final byte BATCH_VERSION = 2;
     static final byte TELL = 1;
     static final byte STOP = 2;
     /** Control frames of watches and links: see {@link Monitors}. */
@@ -81,11 +83,12 @@ public final class ClusterNode implements AutoCloseable {
     private final EventBus bus;
     /**
      * The one Vert.x context every send of this node runs on. Invariant (per-pair order): a
-     * sender's sends enter this context's task queue in program order; the context runs its
-     * tasks one at a time in that order on one event-loop thread; the clustered event bus keeps
-     * the order of sends from one context to one address (it queues them while it looks up the
-     * address's node) and writes them to one connection per node; the receiver's consumer runs
-     * on one context in arrival order and enqueues into a FIFO mailbox.
+     * sender's frames to one node enter that node's FIFO queue ({@link Outbound}) in program
+     * order; one drain at a time, on this context, takes them in that order into batches and
+     * hands the batches to the event bus in that order; the clustered event bus keeps the order
+     * of sends from one context to one address (it queues them while it looks up the address's
+     * node) and writes them to one connection per node; the receiver's consumer runs on one
+     * context in arrival order, unpacks each batch in order and enqueues into a FIFO mailbox.
      */
     private final Context sendContext;
     private final MessageConsumer<Object> consumer;
@@ -419,18 +422,13 @@ public final class ClusterNode implements AutoCloseable {
             dropped.increment();
             return;
         }
-        WireFrame f = new WireFrame(frame);
         Outbound out = outbound(target);
-        if (kind != TELL) {
-            sendContext.runOnContext(v -> out.writeControl(f));
-            return;
-        }
-        if (!out.acquire()) {
+        if (kind == TELL && !out.acquire()) {
             dropped.increment(); // at the bound and not allowed to wait, or the node was lost meanwhile
             return;
         }
         // Per-pair order: see sendContext. A write: at most once, no reply expected.
-        sendContext.runOnContext(v -> out.write(f));
+        out.enqueue(frame);
     }
 
     /** Sends the control frame {@code kind} with {@code body}: it takes no place of the bound. */
@@ -441,7 +439,7 @@ public final class ClusterNode implements AutoCloseable {
     private Outbound outbound(String target) {
         Outbound o = outbound.get(target);
         return o != null ? o : outbound.computeIfAbsent(target,
-                t -> new Outbound(bus, ADDRESS_PREFIX + t, config.outboundLimit()));
+                t -> new Outbound(bus, ADDRESS_PREFIX + t, config.outboundLimit(), sendContext));
     }
 
     /**
@@ -514,43 +512,68 @@ public final class ClusterNode implements AutoCloseable {
     private void onFrame(Message<Object> m) {
         Object body = m.body();
         Buffer b = body instanceof WireFrame f ? f.bytes() : body instanceof Buffer raw ? raw : null;
+        if (b == null) {
+            refuse("not a gmp4j frame: " + (body instanceof WireFrame ? "a frame whose length does not fit"
+                    : body == null ? "null" : body.getClass().getName()));
+            return;
+        }
+        if (b.length() == 0 || b.getByte(0) != BATCH_VERSION) {
+            onFrame(b, 0, b.length());
+            return;
+        }
+        // A batch: [BATCH_VERSION] then [int length][frame] until the end (see Outbound).
+        int pos = 1;
+        while (pos < b.length()) {
+            int n = b.length() - pos >= 4 ? b.getInt(pos) : -1;
+            if (n < FRAME_HEADER || n > MAX_FRAME || n > b.length() - pos - 4) {
+                refuse("a batch whose frame at byte " + pos + " does not fit: length " + n);
+                return;
+            }
+            onFrame(b, pos + 4, pos + 4 + n);
+            pos += 4 + n;
+        }
+    }
+
+    private void refuse(String why) {
+        refused.increment();
+        LOG.warning("gmp4j cluster node " + nodeId + ": refused a frame: " + why);
+    }
+
+    /** One frame, bytes {@code from..to} of {@code b}: decode and hand to a mailbox, never more. */
+    private void onFrame(Buffer b, int from, int to) {
         try {
-            if (b == null) {
-                throw new WireCodec.WireFormatException("not a gmp4j frame: "
-                        + (body instanceof WireFrame ? "a frame whose length does not fit" : body == null ? "null" : body.getClass().getName()));
+            int len = to - from;
+            if (len < FRAME_HEADER || len > MAX_FRAME) {
+                throw new WireCodec.WireFormatException("frame of " + len + " bytes out of bounds " + FRAME_HEADER + ".." + MAX_FRAME);
             }
-            if (b.length() < FRAME_HEADER || b.length() > MAX_FRAME) {
-                throw new WireCodec.WireFormatException("frame of " + b.length() + " bytes out of bounds " + FRAME_HEADER + ".." + MAX_FRAME);
+            if (b.getByte(from) != FRAME_VERSION) {
+                throw new WireCodec.WireFormatException("unknown frame version " + b.getByte(from));
             }
-            if (b.getByte(0) != FRAME_VERSION) {
-                throw new WireCodec.WireFormatException("unknown frame version " + b.getByte(0));
-            }
-            byte kind = b.getByte(1);
-            long key = b.getLong(2);
-            Object msg = codecs.decode(b, FRAME_HEADER, b.length(), refs);
-            ActorRef<Object> to = exports.get(key);
+            byte kind = b.getByte(from + 1);
+            long key = b.getLong(from + 2);
+            Object msg = codecs.decode(b, from + FRAME_HEADER, to, refs);
+            ActorRef<Object> target = exports.get(key);
             switch (kind) {
                 case TELL -> {
                     if (msg == null) {
                         throw new WireCodec.WireFormatException("a null message");
                     }
-                    if (to != null && system.tryTell(to, msg)) {
+                    if (target != null && system.tryTell(target, msg)) {
                         delivered.increment();
                     } else {
                         dropped.increment();
                     }
                 }
                 case STOP -> {
-                    if (to != null) {
-                        to.stop();
+                    if (target != null) {
+                        target.stop();
                     }
                 }
-                case WATCH, UNWATCH, DOWN, LINK, UNLINK, EXIT -> monitors.onControl(kind, key, to, msg);
+                case WATCH, UNWATCH, DOWN, LINK, UNLINK, EXIT -> monitors.onControl(kind, key, target, msg);
                 default -> throw new WireCodec.WireFormatException("unknown frame kind " + kind);
             }
         } catch (WireCodec.WireFormatException e) {
-            refused.increment();
-            LOG.warning("gmp4j cluster node " + nodeId + ": refused a frame: " + e.getMessage());
+            refuse(e.getMessage());
         }
     }
 }
