@@ -300,6 +300,35 @@ class ClusterThreeNodesTest {
         assertTrue(survives.isAlive());
     }
 
+    /**
+     * Supervision stays local (a supervisor's children are spawned from its specs, here), yet
+     * a supervised child may link to a remote actor: the remote failure kills the child and
+     * its local supervisor restarts it, as in OTP.
+     */
+    @Test
+    void aLocalSupervisorRestartsAChildKilledByARemoteLink() throws Exception {
+        ActorRef<Object> v = victimOn("A", "A.supervised-peer");
+        Collector starts = new Collector();
+        java.util.concurrent.atomic.AtomicInteger incarnation = new java.util.concurrent.atomic.AtomicInteger();
+        io.gmp4j.actor.Supervisor sup = system.spawnSupervisor(io.gmp4j.actor.SupervisorSpec.builder()
+                .intensity(3, Duration.ofSeconds(30))
+                .child(io.gmp4j.actor.ChildSpec.behavior("linker", Behavior.<Object>setup(ctx -> {
+                    int n = incarnation.incrementAndGet();
+                    if (n == 1) {
+                        ctx.link(v); // only the first incarnation: the second must live
+                    }
+                    starts.got.add("start " + n);
+                    return (x, m) -> Behavior.same();
+                })))
+                .build());
+        starts.next(String.class, "start 1"::equals);
+        barrier("A");
+        v.tell("crash");
+        starts.next(String.class, "start 2"::equals);
+        assertTrue(sup.isAlive(), "the supervisor restarted its child and lives");
+        sup.stop();
+    }
+
     @Test
     void namesAppearAndGoAcrossNodes() throws Exception {
         Collector names = new Collector();
