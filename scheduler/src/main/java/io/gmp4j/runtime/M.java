@@ -79,8 +79,6 @@ final class M extends Thread {
     private long exited;
     /** Goroutines started by code on this M (registry segment; null when the registry is off). */
     GoroutineRegistry.Segment allgs;
-    /** Netpoll results, reused. */
-    final TaskBatch pollBatch = new TaskBatch();
 
     /** Go's m.park note: set by notewakeup, consumed by notesleep. */
     private volatile boolean notified;

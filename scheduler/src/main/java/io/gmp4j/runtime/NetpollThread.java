@@ -2,8 +2,8 @@ package io.gmp4j.runtime;
 
 /**
  * A network poller that runs on a thread of its own, attached to a runtime after it started:
- * an M without a P, like sysmon (the netpoll module's Netty event loop). Unlike a
- * {@link Netpoller}, the Ms never poll it; it blocks in its own loop and hands each turn's
+ * an M without a P, like sysmon (the netpoll module's Netty event loop). Unlike Go's
+ * netpoller, the Ms never poll it; it blocks in its own loop and hands each turn's
  * readied goroutines to {@link Scheduler#injectglist} as one batch (see
  * {@link Scheduler#batchExecutesOf}). The runtime owns it: {@code checkdead} asks it for
  * waiters, the stats name it, and {@link Scheduler#close} shuts it down.

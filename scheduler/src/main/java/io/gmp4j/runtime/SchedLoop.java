@@ -168,18 +168,6 @@ abstract sealed class SchedLoop extends Placement permits Scheduler {
                 }
             }
 
-            // Poll network: a non-blocking optimization before stealing, skipped while another
-            // M is blocked in the poller (lastpoll == 0).
-            if (realNetpoller && netpoller.hasWaiters() && lastpoll.get() != 0) {
-                TaskBatch b = m.pollBatch;
-                netpoller.poll(0, b);
-                if (!b.isEmpty()) {
-                    r = b.pop();
-                    injectglist(b);
-                    return notInherited(m, p, r);
-                }
-            }
-
             // Per-P pollers: this P's poll goroutine polls its loop without blocking. Once per
             // run of other work: tasksRun moves whenever anything ran on this P since the poll.
             ProcNetpoll pn = procNetpoll;
@@ -274,33 +262,21 @@ abstract sealed class SchedLoop extends Placement permits Scheduler {
 
             // Timers: the earliest deadline over all Ps decides how long an idle M may sleep.
             long pollUntilNow = earliestTimer();
-            if ((realNetpoller && netpoller.hasWaiters() || pollUntilNow != 0)
-                    && lastpoll.getAndSet(0) != 0) {
-                // We hold the poll token: block in the poller until I/O, the next timer, or a
-                // wakeup. Go's netpoll(delay) by the last M going idle.
-                long delay = -1;
-                if (pollUntilNow != 0) {
-                    delay = Math.max(0, pollUntilNow - System.nanoTime());
-                }
+            if (pollUntilNow != 0 && lastpoll.getAndSet(0) != 0) {
+                // We hold the poll token: sleep until the next timer or a wakeup (Go's
+                // netpoll(delay) by the last M going idle, on a platform without a poller).
+                long delay = Math.max(0, pollUntilNow - System.nanoTime());
                 pollUntil = pollUntilNow;
                 if (life.closed) {
                     lastpoll.set(System.nanoTime());
                     return null;
                 }
-                TaskBatch b = m.pollBatch;
-                netpoller.poll(delay, b);
+                timerSleep.sleep(delay);
                 pollUntil = 0;
                 lastpoll.set(System.nanoTime());
                 P pp = pidlegetLocked();
-                if (pp == null) {
-                    injectglist(b);
-                } else {
+                if (pp != null) {
                     acquirep(m, pp);
-                    if (!b.isEmpty()) {
-                        r = b.pop();
-                        injectglist(b);
-                        return notInherited(m, pp, r);
-                    }
                     if (wasSpinning) {
                         becomeSpinning(m);
                     }
@@ -309,7 +285,7 @@ abstract sealed class SchedLoop extends Placement permits Scheduler {
             } else if (pollUntilNow != 0) {
                 long pu = pollUntil;
                 if (pu == 0 || pu - pollUntilNow > 0) {
-                    netpoller.wakeup(); // the poller sleeps past our timer: make it re-plan
+                    timerSleep.wakeup(); // the sleeper sleeps past our timer: make it re-plan
                 }
             }
             if (!stopm(m)) {
@@ -462,7 +438,7 @@ abstract sealed class SchedLoop extends Placement permits Scheduler {
         if (lastpoll.get() == 0) {
             long pu = pollUntil;
             if (pu == 0 || pu - when > 0) {
-                netpoller.wakeup();
+                timerSleep.wakeup();
             }
         } else {
             wakep();

@@ -66,7 +66,7 @@ public final class Scheduler extends SchedLoop implements Executor, AutoCloseabl
     /** Configuration for a new scheduler; see {@code io.gmp4j.GoRuntime.Builder}. */
     public record Config(String name, int maxProcs, int maxThreads, int maxHandoffThreads, int runqCapacity,
                          boolean goroutineRegistry, boolean checkDeadlock, long schedtraceMillis,
-                         Netpoller netpoller, boolean pinCarriers) {
+                         boolean pinCarriers) {
     }
 
     /**
@@ -529,7 +529,7 @@ public final class Scheduler extends SchedLoop implements Executor, AutoCloseabl
         }
         sysmon.shutdown();
         container.deregister();
-        netpoller.wakeup();
+        timerSleep.wakeup();
         NetpollThread npt = netpollThread.get();
         if (npt != null) {
             npt.shutdown(timeoutMillis);
@@ -545,7 +545,7 @@ public final class Scheduler extends SchedLoop implements Executor, AutoCloseabl
             for (M m : ms) {
                 long left = (deadline - System.nanoTime()) / 1_000_000;
                 if (left > 0) {
-                    netpoller.wakeup();
+                    timerSleep.wakeup();
                     m.join(left);
                 }
                 all &= !m.isAlive();

@@ -109,10 +109,10 @@ abstract sealed class SchedulerState permits Workers {
     /** Goroutines inside Syscall.blocking. */
     final AtomicInteger nsyscall = new AtomicInteger();
 
-    // --- netpoll / timer sleep (Go's sched.lastpoll, sched.pollUntil)
-    final Netpoller netpoller;
-    final boolean realNetpoller;
-    /** 0 while an M is blocked in netpoller.poll; otherwise the time of the last poll. */
+    // --- the timer sleep of the last idle M (Go's sched.lastpoll, sched.pollUntil)
+    /** Where the M holding the {@link #lastpoll} token sleeps until the next timer. */
+    final TimerSleeper timerSleep = new TimerSleeper();
+    /** 0 while an M is blocked in the timer sleep; otherwise the time it last woke. */
     final AtomicLong lastpoll = new AtomicLong(System.nanoTime());
     /** Deadline of the blocked poll, 0 for none. */
     volatile long pollUntil;
@@ -191,8 +191,6 @@ abstract sealed class SchedulerState permits Workers {
         this.checkDeadlock = c.checkDeadlock();
         this.lock = runq.lock;
         this.allgs = c.goroutineRegistry() ? new GoroutineRegistry() : null;
-        this.realNetpoller = c.netpoller() != null;
-        this.netpoller = c.netpoller() != null ? c.netpoller() : new TimerSleeper();
         P[] ps = new P[gomaxprocs];
         this.pidle = new P[gomaxprocs];
         this.idlepMask = new AtomicLongArray((gomaxprocs + 63) / 64);
@@ -269,10 +267,6 @@ abstract sealed class SchedulerState permits Workers {
         return lastpoll.get();
     }
 
-    boolean hasRealNetpoller() {
-        return realNetpoller;
-    }
-
     long earliestTimerWhen() {
         return earliestTimer();
     }
@@ -292,9 +286,6 @@ abstract sealed class SchedulerState permits Workers {
      */
     boolean nothingPending() {
         if (ntimers.get() > 0 || nsyscall.get() > 0) {
-            return false;
-        }
-        if (realNetpoller && netpoller.hasWaiters()) {
             return false;
         }
         NetpollThread npt = netpollThread.get();

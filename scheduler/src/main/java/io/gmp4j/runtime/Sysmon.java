@@ -176,23 +176,7 @@ final class Sysmon extends Thread {
     /** Go: poll the network if it was not polled for more than 10 ms. */
     private boolean pollIfStale(long now) {
         ProcNetpoll pn = sched.procNetpoll();
-        if (pn != null && pn.sysmonPoll(now - 10_000_000)) {
-            return true;
-        }
-        if (!sched.hasRealNetpoller() || !sched.netpoller.hasWaiters()) {
-            return false;
-        }
-        long lp = sched.lastpollTime();
-        if (lp == 0 || now - lp < 10_000_000) {
-            return false;
-        }
-        TaskBatch b = new TaskBatch();
-        sched.netpoller.poll(0, b);
-        if (b.isEmpty()) {
-            return false;
-        }
-        sched.injectglist(b);
-        return true;
+        return pn != null && pn.sysmonPoll(now - 10_000_000);
     }
 
     /** Go's sysmon timer check: an overdue timer and an idle P mean no M is on it; start one. */

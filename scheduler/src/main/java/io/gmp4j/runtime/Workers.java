@@ -367,10 +367,9 @@ abstract sealed class Workers extends SchedulerState permits Placement {
         boolean start;
         lock.lock();
         try {
-            // If this is the last running P and nobody is polling the network, an M must
-            // stay to poll it.
-            start = runq.size() != 0 || (realNetpoller && netpoller.hasWaiters()
-                    && npidle == gomaxprocs - 1 && lastpoll.get() != 0);
+            // Go also keeps an M when this is the last running P and nobody polls the network;
+            // here no M polls the network (a poller thread or a per-P poll goroutine does).
+            start = runq.size() != 0;
             if (!start) {
                 when = p.timers.when0;
                 pidleput(p);

@@ -7,7 +7,7 @@
  * {@code P} (status and ownership epochs), {@code M}, {@code G} (gopark/goready), {@code Timers}
  * and {@code RuntimeTimer}, {@code Sysmon}, {@code GoroutineRegistry}, {@code GoroutineDump},
  * {@code SchedStats}, {@code Syscalls} (entersyscall/exitsyscall and safe points),
- * {@code SpinLock}, {@code Netpoller} (the hook the netpoll module fills), {@code Carrier} (the
+ * {@code SpinLock}, {@code TimerSleeper} (the last idle M's sleep), {@code Carrier} (the
  * JDK seams).
  *
  * <h2>Decisions worth knowing before changing anything</h2>
