@@ -2,6 +2,8 @@ package io.gmp4j;
 
 import io.gmp4j.runtime.G;
 import io.gmp4j.runtime.SchedStats;
+import io.gmp4j.runtime.spi.Landing;
+import io.gmp4j.runtime.spi.NetpollHost;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -102,19 +104,23 @@ class RunnextTest {
     }
 
     /**
-     * {@code Scheduler.readyAfterRunnable} (how a goroutine that hands a per-P netpoll loop a
-     * write readies the loop's poll goroutine) queues behind the goroutines already runnable on
-     * the P; a plain {@code ready} takes runnext and runs first.
+     * {@code Landing.LOCAL_TAIL} (how a goroutine that hands a per-P netpoll loop a write
+     * readies the loop's poll goroutine) queues behind the goroutines already runnable on the P;
+     * a plain {@code ready}, {@code RUNNEXT} and {@code RUNNEXT_NO_WAKEP} take runnext and run
+     * first.
      */
     @Test
-    void readyAfterRunnableRunsAfterTheGoroutinesAlreadyRunnable() {
-        assertEquals(List.of("C", "B", "D"), runOrder(true));
-        assertEquals(List.of("D", "B", "C"), runOrder(false));
+    void aLocalTailLandingRunsAfterTheGoroutinesAlreadyRunnable() {
+        assertEquals(List.of("C", "B", "D"), runOrder(Landing.LOCAL_TAIL));
+        assertEquals(List.of("D", "B", "C"), runOrder(null));
+        assertEquals(List.of("D", "B", "C"), runOrder(Landing.RUNNEXT));
+        assertEquals(List.of("D", "B", "C"), runOrder(Landing.RUNNEXT_NO_WAKEP));
     }
 
     /** With one P: D parks; B and C are spawned (C in runnext, B in the ring); then D is readied. */
-    private static List<String> runOrder(boolean afterRunnable) {
+    private static List<String> runOrder(Landing where) {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(1).goroutineRegistry(true).name("ready-tail").build()) {
+            NetpollHost host = FakeNetpoll.attach(rt).host;
             List<String> order = Collections.synchronizedList(new ArrayList<>());
             CountDownLatch done = new CountDownLatch(1);
             rt.go(() -> {
@@ -138,8 +144,8 @@ class RunnextTest {
                         order.add("C");
                         all.countDown();
                     });
-                    if (afterRunnable) {
-                        rt.scheduler().readyAfterRunnable(d[0]);
+                    if (where != null) {
+                        host.ready(d[0], where);
                     } else {
                         d[0].ready();
                     }

@@ -1,5 +1,8 @@
 package io.gmp4j.runtime;
 
+import io.gmp4j.runtime.spi.Netpoll;
+import io.gmp4j.runtime.spi.TaskBatch;
+
 import java.util.concurrent.RejectedExecutionException;
 
 /**
@@ -168,11 +171,10 @@ abstract sealed class SchedLoop extends Placement permits Scheduler {
                 }
             }
 
-            // Per-P pollers: this P's poll goroutine polls its loop without blocking. Once per
-            // run of other work: tasksRun moves whenever anything ran on this P since the poll.
-            ProcNetpoll pn = procNetpoll;
-            if (pn != null && p.tasksRun != p.netpollRan && pn.pollNow(p.id)) {
-                p.netpollRan = p.tasksRun + 1; // the poll goroutine's own run
+            // Poll network: Go's non-blocking netpoll(0) before stealing. Once per run of other
+            // work: tasksRun moves whenever anything ran on this P since the poll.
+            Netpoll np = netpoll;
+            if (np != null && p.tasksRun != p.netpollRan && netpollHere(np, m, p, 0)) {
                 continue top;
             }
 
@@ -189,11 +191,15 @@ abstract sealed class SchedLoop extends Placement permits Scheduler {
                 }
             }
 
-            // Per-P pollers: block in this P's loop (inside a syscall, which hands the P off)
-            // rather than sleep, as Go's last idle M blocks in netpoll.
-            if (pn != null && pn.pollBlocking(p.id, earliestTimer())) {
-                p.netpollRan = p.tasksRun + 1;
-                continue top;
+            // Nothing anywhere: Go's last idle M blocks in netpoll(delay) after releasing its P.
+            // A poller whose waiting needs a P (a poll goroutine that blocks in its loop inside a
+            // syscall, which gives the P back) is asked here, while this M still holds one.
+            if (np != null) {
+                long next = earliestTimer();
+                long delay = next == 0 ? -1 : Math.max(0, next - System.nanoTime());
+                if (netpollHere(np, m, p, delay)) {
+                    continue top;
+                }
             }
 
             // We have nothing to do. Release the P, re-checking the global queue under the lock.
@@ -292,6 +298,29 @@ abstract sealed class SchedLoop extends Placement permits Scheduler {
                 return null;
             }
         }
+    }
+
+    /**
+     * {@link Netpoll#netpoll} for P {@code p}: true if it made something runnable, which is then
+     * in this P's run queue for findRunnable to take. Go runs the first of netpoll's list and
+     * injects the rest; here the list holds poll goroutines, each put in runnext as a ready
+     * would (the last one runs next, inheriting the slice; the ones it displaced queue at the
+     * tail, and the P's hand-off when that one enters its blocking syscall gives them an M).
+     */
+    private boolean netpollHere(Netpoll np, M m, P p, long delay) {
+        TaskBatch list = m.netpollList;
+        np.netpoll(p.id, delay, list);
+        int n = list.size();
+        if (n == 0) {
+            return false;
+        }
+        Runnable[] items = list.array();
+        for (int i = 0; i < n; i++) {
+            runqput(p, items[i], true);
+        }
+        list.clear();
+        p.netpollRan = p.tasksRun + 1; // the poll goroutine's own run
+        return true;
     }
 
     /**
@@ -431,9 +460,9 @@ abstract sealed class SchedLoop extends Placement permits Scheduler {
      * blocked poller if it sleeps past {@code when}, or starts an M if nobody polls.
      */
     void wakeNetPoller(long when) {
-        ProcNetpoll pn = procNetpoll;
-        if (pn != null) {
-            pn.wakeup(when); // a poll goroutine blocked past `when` re-plans; cheap when none is
+        Netpoll np = netpoll;
+        if (np != null) {
+            np.netpollBreak(when); // a poll blocked past `when` returns; cheap when none is
         }
         if (lastpoll.get() == 0) {
             long pu = pollUntil;

@@ -1,5 +1,7 @@
 package io.gmp4j.runtime;
 
+import io.gmp4j.runtime.spi.Netpoll;
+
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -175,8 +177,8 @@ final class Sysmon extends Thread {
 
     /** Go: poll the network if it was not polled for more than 10 ms. */
     private boolean pollIfStale(long now) {
-        ProcNetpoll pn = sched.procNetpoll();
-        return pn != null && pn.sysmonPoll(now - 10_000_000);
+        Netpoll np = sched.netpoll;
+        return np != null && np.sysmonPoll(now - 10_000_000);
     }
 
     /** Go's sysmon timer check: an overdue timer and an idle P mean no M is on it; start one. */

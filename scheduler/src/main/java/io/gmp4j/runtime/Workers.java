@@ -302,7 +302,7 @@ abstract sealed class Workers extends SchedulerState permits Placement {
      * pinned M, other than an M (which pins itself to its P's CPU), calls this first: sysmon,
      * the poller thread. No-op when carriers are not pinned.
      */
-    public void unpinCurrentThread() {
+    void unpinCurrentThread() {
         if (processCpus != null) {
             affinity.pinCurrentThread(processCpus);
         }
