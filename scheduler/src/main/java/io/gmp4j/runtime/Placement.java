@@ -121,6 +121,10 @@ abstract sealed class Placement extends Workers implements Executor permits Sche
         Object was = m.readyTo;
         m.readyTo = to;
         try {
+            // G.ready -> LockSupport.unpark -> the JDK calls execute(task) here, synchronously,
+            // on this thread, with the task as its only argument: execute reads m.readyTo. (A g
+            // still on its way to park gets a permit instead and later resubmits itself from its
+            // own carrier, as a self-resubmission: no landing applies to it.)
             g.ready();
         } finally {
             m.readyTo = was;
