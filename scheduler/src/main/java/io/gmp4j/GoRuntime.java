@@ -1,7 +1,6 @@
 package io.gmp4j;
 
 import io.gmp4j.runtime.G;
-import io.gmp4j.runtime.Netpoller;
 import io.gmp4j.runtime.Panics;
 import io.gmp4j.runtime.SchedStats;
 import io.gmp4j.runtime.Scheduler;
@@ -365,7 +364,6 @@ public final class GoRuntime implements AutoCloseable {
         private boolean registry = !"false".equals(System.getProperty("gmp4j.registry"));
         private boolean checkDeadlock = !"false".equals(System.getProperty("gmp4j.checkdead"));
         private long schedtraceMillis = Long.getLong("gmp4j.schedtrace", 0L);
-        private Netpoller netpoller;
         private Boolean pinCarriers;
         private PanicHandler panicHandler;
 
@@ -457,12 +455,6 @@ public final class GoRuntime implements AutoCloseable {
             return this;
         }
 
-        /** The network poller the scheduler polls in findRunnable (the netpoll module's). */
-        public Builder netpoller(Netpoller poller) {
-            this.netpoller = poller;
-            return this;
-        }
-
         /**
          * Pin each M (carrier thread) to a CPU of its own P while it holds that P: P i runs on the
          * i-th CPU the process may run on (its main thread's affinity mask, as {@code taskset}
@@ -489,7 +481,7 @@ public final class GoRuntime implements AutoCloseable {
                 throw new IllegalArgumentException("run queue size must be a power of two >= 4, got " + runqSize);
             }
             return new GoRuntime(new Scheduler(new Scheduler.Config(name, procs, Math.max(maxThreads, procs),
-                    maxHandoffThreads, runqSize, registry, checkDeadlock, schedtraceMillis, netpoller, pin)),
+                    maxHandoffThreads, runqSize, registry, checkDeadlock, schedtraceMillis, pin)),
                     panicHandler);
         }
 

@@ -2,6 +2,7 @@ package io.gmp4j;
 
 import io.gmp4j.runtime.SchedStats;
 import io.gmp4j.runtime.Scheduler;
+import io.gmp4j.runtime.spi.NetpollHost;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -13,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A per-P poll goroutine's blocking turn ({@link Scheduler#entersyscallIdle}) gives its P back
+ * A per-P poll goroutine's blocking turn ({@code NetpollHost.entersyscallIdle}) gives its P back
  * to the idle list and starts no M, where Go's entersyscallblock ({@code handoffp}) starts a
  * spinning M for an empty P while every other P is busy. Both cases run side by side with the
  * other P held by a spinning goroutine, so the only difference is the kind of syscall.
@@ -40,6 +41,7 @@ class IdleReleaseTest {
         for (int attempt = 0; ; attempt++) {
             release = false;
             try (GoRuntime rt = GoRuntime.builder().maxProcs(2).name("idle-release-" + idle).build()) {
+                NetpollHost host = FakeNetpoll.attach(rt).host;
                 CountDownLatch spinning = new CountDownLatch(1);
                 CountDownLatch spinnerDone = new CountDownLatch(1);
                 AtomicReference<long[]> seen = new AtomicReference<>();
@@ -61,7 +63,7 @@ class IdleReleaseTest {
                         Thread.onSpinWait();
                     }
                     SchedStats before = rt.stats();
-                    long token = idle ? s.entersyscallIdle() : s.entersyscall(true);
+                    long token = idle ? host.entersyscallIdle() : s.entersyscall(true);
                     SchedStats inside = rt.stats();
                     s.exitsyscall(token);
                     seen.set(new long[]{token, before.idleProcs(), inside.idleProcs(),

@@ -2,6 +2,7 @@ package io.gmp4j;
 
 import io.gmp4j.runtime.CpuAffinity;
 import io.gmp4j.runtime.SchedStats;
+import io.gmp4j.runtime.spi.NetpollHost;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -34,6 +35,7 @@ class PinCarriersTest {
      * (no park, no system call), so each sample pairs a P with the mask of the M holding it.
      */
     private static Seen sample(GoRuntime rt, int[] expectedCpuOfP) {
+        NetpollHost host = FakeNetpoll.attach(rt).host; // its currentPid says which P a goroutine is on
         CpuAffinity affinity = CpuAffinity.load();
         int allPs = (1 << rt.gomaxprocs()) - 1;
         AtomicInteger psSeen = new AtomicInteger();
@@ -44,7 +46,7 @@ class PinCarriersTest {
         for (int g = 0; g < GOROUTINES; g++) {
             rt.go(() -> {
                 for (int i = 0; i < MAX_SAMPLES && psSeen.get() != allPs; i++) {
-                    int pid = rt.scheduler().currentPid();
+                    int pid = host.currentPid();
                     int[] mask = affinity.allowedCpus();
                     samples.incrementAndGet();
                     psSeen.getAndUpdate(bits -> bits | 1 << pid);

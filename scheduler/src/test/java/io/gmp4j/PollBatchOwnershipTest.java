@@ -1,7 +1,7 @@
 package io.gmp4j;
 
-import io.gmp4j.runtime.Scheduler;
-import io.gmp4j.runtime.TaskBatch;
+import io.gmp4j.runtime.spi.NetpollHost;
+import io.gmp4j.runtime.spi.TaskBatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -21,9 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
  * and in the worst interleaving left the M "batching" with no batch, so a ready failed inside
  * the JDK's unpark and the readied goroutine never ran (the proxy's stranded readers, 2026-12-02).
  *
- * <p>Here four pollers on two Ps each run many turns: begin a batch, start goroutines (a start
+ * <p>Here four pollers on two Ps each run many turns: begin a turn, start goroutines (a start
  * from inside a turn is collected like a ready), check every one of them is in the batch, yield
- * through the global queue (so turns end on whichever M runs the poller next, often another), end the batch. Every
+ * through the global queue (so turns end on whichever M runs the poller next, often another), end the turn. Every
  * started goroutine must run exactly once.
  */
 @ExtendWith(NoUncaughtExceptions.class)
@@ -35,7 +35,7 @@ class PollBatchOwnershipTest {
     void aTurnThatEndsOnAnotherMLeavesTheBatchBegunThereAlone() {
         int turns = TestSupport.stress(20_000, 4_000);
         try (GoRuntime rt = GoRuntime.builder().maxProcs(2).name("batch-owner").build()) {
-            Scheduler sched = rt.scheduler();
+            NetpollHost host = FakeNetpoll.attach(rt).host;
             AtomicLong ran = new AtomicLong();
             AtomicReference<String> escaped = new AtomicReference<>();
             CountDownLatch pollersDone = new CountDownLatch(POLLERS);
@@ -44,7 +44,7 @@ class PollBatchOwnershipTest {
                 rt.go(() -> {
                     TaskBatch batch = new TaskBatch();
                     for (int t = 0; t < turns; t++) {
-                        Object token = sched.beginBatch(batch);
+                        Object token = host.beginTurn(batch);
                         for (int i = 0; i < PER_TURN; i++) {
                             Go.go(ran::incrementAndGet);
                             TestSupport.burn(2_000); // a turn's work: another M's turn may end meanwhile
@@ -54,7 +54,7 @@ class PollBatchOwnershipTest {
                                     + PER_TURN + " started goroutines in the batch");
                         }
                         Go.gosched(); // via the global queue: the turn goes on wherever the poller runs next
-                        sched.endBatch(token, batch);
+                        host.endTurn(token, batch);
                     }
                     pollersDone.countDown();
                 });

@@ -2,7 +2,8 @@ package io.gmp4j;
 
 import io.gmp4j.runtime.G;
 import io.gmp4j.runtime.Scheduler;
-import io.gmp4j.runtime.TaskBatch;
+import io.gmp4j.runtime.spi.NetpollHost;
+import io.gmp4j.runtime.spi.TaskBatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -16,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * A poller that readied goroutines inside a blocking call (a per-P netpoll turn: goroutines
- * readied between {@code beginBatch} and {@code endBatch} are collected, not queued) and finds
+ * readied between {@code beginTurn} and {@code endTurn} are collected, not queued) and finds
  * no P when the call returns hands them to the global queue before it queues itself, as Go's
  * {@code findRunnable} injects netpoll's list even without a P. Otherwise they would wait until
  * the poller got a P again.
@@ -31,7 +32,7 @@ class PollBatchWithoutPTest {
         hogRunning = false;
         readiedRan = false;
         try (GoRuntime rt = GoRuntime.builder().maxProcs(1).goroutineRegistry(true).name("batch-no-p").build()) {
-            Scheduler sched = rt.scheduler();
+            NetpollHost host = FakeNetpoll.attach(rt).host;
             List<String> order = Collections.synchronizedList(new ArrayList<>());
             AtomicReference<G> readied = new AtomicReference<>();
             AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -61,7 +62,7 @@ class PollBatchWithoutPTest {
                     done.countDown();
                 });
                 TaskBatch batch = new TaskBatch();
-                Object token = sched.beginBatch(batch);
+                Object token = host.beginTurn(batch);
                 try {
                     Syscall.blockingLong(() -> {
                         readied.get().ready(); // collected in the batch, not queued
@@ -74,7 +75,7 @@ class PollBatchWithoutPTest {
                     failure.set(t);
                 }
                 order.add("poller");
-                sched.endBatch(token, batch);
+                host.endTurn(token, batch);
                 done.countDown();
             });
 

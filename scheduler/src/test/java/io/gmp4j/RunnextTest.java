@@ -2,6 +2,8 @@ package io.gmp4j;
 
 import io.gmp4j.runtime.G;
 import io.gmp4j.runtime.SchedStats;
+import io.gmp4j.runtime.spi.Landing;
+import io.gmp4j.runtime.spi.NetpollHost;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -102,19 +104,41 @@ class RunnextTest {
     }
 
     /**
-     * {@code Scheduler.readyAfterRunnable} (how a goroutine that hands a per-P netpoll loop a
-     * write readies the loop's poll goroutine) queues behind the goroutines already runnable on
-     * the P; a plain {@code ready} takes runnext and runs first.
+     * {@code Landing.LOCAL_TAIL} (how a goroutine that hands a per-P netpoll loop a write
+     * readies the loop's poll goroutine) queues behind the goroutines already runnable on the P;
+     * a plain {@code ready}, {@code RUNNEXT} and {@code RUNNEXT_NO_WAKEP} take runnext and run
+     * first.
      */
     @Test
-    void readyAfterRunnableRunsAfterTheGoroutinesAlreadyRunnable() {
-        assertEquals(List.of("C", "B", "D"), runOrder(true));
-        assertEquals(List.of("D", "B", "C"), runOrder(false));
+    void aLocalTailLandingRunsAfterTheGoroutinesAlreadyRunnable() {
+        assertEquals(List.of("C", "B", "D"), undisturbedRunOrder(Landing.LOCAL_TAIL));
+        assertEquals(List.of("D", "B", "C"), undisturbedRunOrder(null));
+        assertEquals(List.of("D", "B", "C"), undisturbedRunOrder(Landing.RUNNEXT));
+        assertEquals(List.of("D", "B", "C"), undisturbedRunOrder(Landing.RUNNEXT_NO_WAKEP));
+    }
+
+    /**
+     * {@link #runOrder} until sysmon leaves a run alone: a preemption of the spawner at a
+     * {@code go}'s safe point (an OS stall of 10 ms on a busy machine) sends it behind B and C,
+     * and D then lands behind them whatever the landing.
+     */
+    private static List<String> undisturbedRunOrder(Landing where) {
+        for (int attempt = 0; attempt < 5; attempt++) {
+            List<String> order = runOrder(where);
+            if (order != null) {
+                return order;
+            }
+        }
+        Assumptions.abort("sysmon preempted every attempt: the machine is too busy to observe the order");
+        return null;
     }
 
     /** With one P: D parks; B and C are spawned (C in runnext, B in the ring); then D is readied. */
-    private static List<String> runOrder(boolean afterRunnable) {
+    /** The order the goroutines ran in, or null when sysmon preempted or handed off meanwhile. */
+    private static List<String> runOrder(Landing where) {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(1).goroutineRegistry(true).name("ready-tail").build()) {
+            NetpollHost host = FakeNetpoll.attach(rt).host;
+            long disturbedBefore = rt.stats().preemptRequests() + rt.stats().handoffs();
             List<String> order = Collections.synchronizedList(new ArrayList<>());
             CountDownLatch done = new CountDownLatch(1);
             rt.go(() -> {
@@ -138,8 +162,14 @@ class RunnextTest {
                         order.add("C");
                         all.countDown();
                     });
-                    if (afterRunnable) {
-                        rt.scheduler().readyAfterRunnable(d[0]);
+                    // D finished parking (one P: it did before this goroutine ran, unless sysmon
+                    // handed the P over mid-park): the ready below unparks it, so the landing
+                    // applies, rather than leaving a permit that D's own carrier resubmits.
+                    while (d[0].thread().getState() != Thread.State.WAITING) {
+                        Thread.onSpinWait();
+                    }
+                    if (where != null) {
+                        host.ready(d[0], where);
                     } else {
                         d[0].ready();
                     }
@@ -150,6 +180,9 @@ class RunnextTest {
                 done.countDown();
             });
             TestSupport.await(done, () -> "order so far " + order + "; " + rt.stats());
+            if (rt.stats().preemptRequests() + rt.stats().handoffs() != disturbedBefore) {
+                return null;
+            }
             return List.copyOf(order);
         }
     }

@@ -19,7 +19,7 @@ import org.openjdk.jcstress.infra.results.III_Result;
  * (1/0), the waker readied it (1/0), the final state (0 IDLE: parked and not wanted).
  *
  * <p>{@code ProcLoop} needs a Netty loop and a running scheduler, so this is a model of
- * {@code ProcLoop.parkUntilWanted} and {@code ProcLoop.want}/{@code wake}, line for line, on
+ * {@code ProcLoop.parkUntilWanted} and {@code ProcLoop.want}/{@code claim}, line for line, on
  * the same fields with the same types and access modes ({@code state} an
  * {@link AtomicInteger}, {@code dirty} a volatile boolean); the turn before it has cleared
  * {@code dirty} and the goroutine is RUNNING. {@code ProcLoopAccessModesTest} in netpoll checks
@@ -55,12 +55,12 @@ public class ProcLoopParkJcstress {
         r.r1 = 0; // "g.park("netpoll")": returns only if a waker readied it
     }
 
-    /** ProcLoop.want, through wake(true). */
+    /** ProcLoop.want, through claim(). */
     @Actor
     public void taskHandedOver(III_Result r) {
         // "dirty = true;" (volatile store)
         dirty = true;
-        // wake: "if (state.get() == IDLE && state.compareAndSet(IDLE, QUEUED))" then ready(g)
+        // claim: "state.get() == IDLE && state.compareAndSet(IDLE, QUEUED)", then want readies g
         r.r2 = state.get() == IDLE && state.compareAndSet(IDLE, QUEUED) ? 1 : 0;
     }
 

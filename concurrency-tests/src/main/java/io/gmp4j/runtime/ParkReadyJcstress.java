@@ -34,7 +34,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @State
 public class ParkReadyJcstress {
     private static final Scheduler SCHED = new Scheduler(new Scheduler.Config(
-            "jcstress-park", 1, 1, 1, RunQueue.DEFAULT_CAPACITY, false, false, 0, null, false));
+            "jcstress-park", 1, 1, 1, RunQueue.DEFAULT_CAPACITY, false, false, 0, false));
 
     /** G.parkState, read by the arbiter only: 0 RUNNING, 1 READIED, 2 WAITING. */
     private static final VarHandle PARK_STATE;

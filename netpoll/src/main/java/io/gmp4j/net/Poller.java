@@ -1,9 +1,10 @@
 package io.gmp4j.net;
 
 import io.gmp4j.GoRuntime;
-import io.gmp4j.runtime.NetpollThread;
 import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.runtime.Waiter;
+import io.gmp4j.runtime.spi.Netpoll;
+import io.gmp4j.runtime.spi.NetpollHost;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
@@ -22,7 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One runtime's network poller: Netty event loop(s) that the runtime owns, reports in its stats
- * and shuts down with it. Two shapes (issue 4), chosen per process with
+ * and shuts down with it; the scheduler sees it as a {@link Netpoll} and it talks to the
+ * scheduler through the {@link NetpollHost} it got at the attach. Two shapes (issue 4), chosen per process with
  * {@code -Dgmp4j.netpoll=thread|perp}:
  * <ul>
  *   <li>{@code thread} ({@link ThreadPoller}): one loop on a platform thread of its own, an M
@@ -34,11 +36,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <h2>Waiters</h2>
  * {@link #waiters} counts threads parked in {@link #park}: {@code checkdead} sees them
- * through {@link #hasWaiters} and does not call a goroutine waiting for a peer deadlocked.
+ * through {@link #netpollAnyWaiters} and does not call a goroutine waiting for a peer deadlocked.
  * The count rises before the park and falls after it returns, so it over-counts briefly,
  * never under-counts.
  */
-abstract class Poller implements NetpollThread {
+abstract class Poller implements Netpoll {
     /** The transports: epoll (native) when it loads, NIO otherwise; {@code -Dgmp4j.netpoll.transport=nio} forces NIO. */
     enum Transport {
         EPOLL("epoll", EpollSocketChannel.class, EpollServerSocketChannel.class),
@@ -66,6 +68,7 @@ abstract class Poller implements NetpollThread {
         }
     }
 
+    final NetpollHost host;
     final Scheduler sched;
     final Transport transport;
     private final AtomicInteger waiters = new AtomicInteger();
@@ -73,8 +76,9 @@ abstract class Poller implements NetpollThread {
     final Set<Conn> conns = ConcurrentHashMap.newKeySet();
     final Set<Listener> listeners = ConcurrentHashMap.newKeySet();
 
-    Poller(Scheduler sched) {
-        this.sched = sched;
+    Poller(NetpollHost host) {
+        this.host = host;
+        this.sched = host.scheduler();
         this.transport = Transport.choose();
         NetErrors.load(); // the error path's classes, while a class file can still be opened
     }
@@ -85,8 +89,7 @@ abstract class Poller implements NetpollThread {
         if (s == null) {
             s = GoRuntime.defaultRuntime().scheduler();
         }
-        Scheduler owner = s;
-        NetpollThread np = s.netpollThread(() -> perP() ? new ProcPoller(owner) : new ThreadPoller(owner));
+        Netpoll np = s.attachNetpoll(host -> perP() ? new ProcPoller(host) : new ThreadPoller(host));
         if (!(np instanceof Poller p)) {
             throw new IllegalStateException("runtime " + s + " already has another network poller: " + np);
         }
@@ -151,7 +154,7 @@ abstract class Poller implements NetpollThread {
     }
 
     @Override
-    public boolean hasWaiters() {
+    public boolean netpollAnyWaiters() {
         return waiters.get() > 0;
     }
 

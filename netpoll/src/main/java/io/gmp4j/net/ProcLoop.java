@@ -1,8 +1,9 @@
 package io.gmp4j.net;
 
 import io.gmp4j.runtime.G;
-import io.gmp4j.runtime.Scheduler;
-import io.gmp4j.runtime.TaskBatch;
+import io.gmp4j.runtime.spi.Landing;
+import io.gmp4j.runtime.spi.NetpollHost;
+import io.gmp4j.runtime.spi.TaskBatch;
 import io.netty.channel.IoHandler;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ManualIoEventLoop;
@@ -21,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * an M found nothing to do), in which case it blocks in the loop inside a syscall that puts
  * the P back on the idle list at once ({@link #blockInLoop}): the M, not the P, waits for I/O,
  * as Go's last idle M waits in {@code netpoll}. The goroutines a turn readies are collected
- * with {@link Scheduler#beginBatch} and enter the run queues as one batch.
+ * in a poll turn ({@link NetpollHost#beginTurn}) and enter the run queues as one batch.
  *
  * <h2>Wanting a turn</h2>
  * Every task handed to the loop from elsewhere (a read request, a write, a close, a
@@ -113,7 +114,7 @@ final class ProcLoop {
         boolean block = blockWanted;
         blockWanted = false;
         dirty = false; // from here on, a task handed over sets it again
-        Scheduler sched = poller.sched;
+        NetpollHost host = poller.host;
         try {
             long deadline = blockDeadline;
             long wait = deadline == 0 ? 0 : deadline - System.nanoTime();
@@ -123,18 +124,18 @@ final class ProcLoop {
                 state.set(BLOCKED);
                 // The batch is injected after the syscall, with a P again: the first readied
                 // goroutine then runs on this M next (Go's netpoll path in findRunnable).
-                Object token = sched.beginBatch(batch);
+                Object token = host.beginTurn(batch);
                 try {
-                    blockInLoop(sched, deadline);
+                    blockInLoop(host, deadline);
                 } finally {
-                    sched.endBatch(token, batch);
+                    host.endTurn(token, batch);
                 }
             } else {
-                Object token = sched.beginBatch(batch);
+                Object token = host.beginTurn(batch);
                 try {
                     loop.runNow();
                 } finally {
-                    sched.endBatch(token, batch);
+                    host.endTurn(token, batch);
                 }
             }
         } catch (Throwable t) {
@@ -149,7 +150,7 @@ final class ProcLoop {
 
     /**
      * The blocking turn, as a syscall that gives the P back at once: an M asked for it because
-     * it found nothing to run, so the P goes to the idle list ({@link Scheduler#entersyscallIdle})
+     * it found nothing to run, so the P goes to the idle list ({@link NetpollHost#entersyscallIdle})
      * rather than to a new spinning M, and the M, not the P, waits for I/O. {@code wait} 0 means
      * until I/O, a task or a wakeup.
      *
@@ -161,8 +162,8 @@ final class ProcLoop {
      * ({@link #wakeupFor}), and at shutdown. Work that appears elsewhere meanwhile does not need
      * this M: the P is on the idle list, and whoever readies a goroutine starts an M for it.
      */
-    private void blockInLoop(Scheduler sched, long deadline) {
-        long token = sched.entersyscallIdle();
+    private void blockInLoop(NetpollHost host, long deadline) {
+        long token = host.entersyscallIdle();
         try {
             long wait = deadline == 0 ? 0 : deadline - System.nanoTime();
             while (true) {
@@ -180,7 +181,7 @@ final class ProcLoop {
                 lastPoll = System.nanoTime();
             }
         } finally {
-            sched.exitsyscall(token);
+            host.exitsyscall(token);
         }
     }
 
@@ -195,57 +196,61 @@ final class ProcLoop {
         state.set(RUNNING);
     }
 
-    /** A task was handed to the loop: make sure a turn runs it. Any thread. */
+    /**
+     * A task was handed to the loop: make sure a turn runs it. Any thread. From a goroutine
+     * that handed the loop a task (a write, a read request), the poll goroutine lands at the
+     * tail of its P's queue, so every goroutine runnable there hands over its task first and
+     * one turn sends them all (runnext would run a turn per write); no M is started for it.
+     */
     void want() {
         dirty = true;
-        wake(true);
+        if (claim()) {
+            poller.host.ready(g, Landing.LOCAL_TAIL);
+        }
     }
 
-    private boolean wake() {
-        return wake(false);
+    /** Takes the right to ready the parked poll goroutine, once per park (IDLE -> QUEUED). */
+    private boolean claim() {
+        return state.get() == IDLE && state.compareAndSet(IDLE, QUEUED);
     }
 
     /**
-     * Readies the parked poll goroutine, once per park (IDLE -> QUEUED). {@code afterRunnable}:
-     * from a goroutine that handed the loop a task (a write, a read request), onto the tail of
-     * its P's queue, so every goroutine runnable there hands over its task first and one turn
-     * sends them all (runnext would run a turn per write). Otherwise from the M in findRunnable
-     * (or sysmon), which has nothing else to run: into runnext. Neither starts an M for it.
+     * See {@link ProcPoller#netpoll}, non-blocking: the poll goroutine goes in {@code list},
+     * for the M in findRunnable, which has nothing else to run.
      */
-    private boolean wake(boolean afterRunnable) {
-        if (state.get() == IDLE && state.compareAndSet(IDLE, QUEUED)) {
-            if (afterRunnable) {
-                poller.sched.readyAfterRunnable(g);
-            } else {
-                poller.sched.readyHere(g);
-            }
+    boolean pollNow(TaskBatch list) {
+        if (state.get() == IDLE && (dirty || channels.get() > 0) && claim()) {
+            poller.host.ready(g, list);
             return true;
         }
         return false;
     }
 
-    /** See {@link ProcPoller#pollNow}. */
-    boolean pollNow() {
-        return state.get() == IDLE && (dirty || channels.get() > 0) && wake();
-    }
-
-    /** See {@link ProcPoller#pollBlocking}. */
-    boolean pollBlocking(long deadline) {
+    /** See {@link ProcPoller#netpoll}, blocking until {@code deadline} (0: none). */
+    boolean pollBlocking(long deadline, TaskBatch list) {
         if (state.get() != IDLE || channels.get() == 0) {
             return false;
         }
         blockDeadline = deadline;
         blockWanted = true;
-        if (wake()) {
+        if (claim()) {
+            poller.host.ready(g, list);
             return true;
         }
         blockWanted = false; // somebody else readied it for a plain turn
         return false;
     }
 
-    /** Sysmon: a P busy with other goroutines has not polled for a while. */
+    /**
+     * Sysmon: a P busy with other goroutines has not polled for a while. A plain ready: from
+     * sysmon (not an M) it lands on the global queue, with {@code wakep}.
+     */
     boolean pollIfStale(long staleBefore) {
-        return state.get() == IDLE && channels.get() > 0 && lastPoll - staleBefore < 0 && wake();
+        if (state.get() == IDLE && channels.get() > 0 && lastPoll - staleBefore < 0 && claim()) {
+            g.ready();
+            return true;
+        }
+        return false;
     }
 
     /** A timer due at {@code when} was added: re-plan a blocked turn that would sleep past it. */

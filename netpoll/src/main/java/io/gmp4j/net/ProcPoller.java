@@ -1,7 +1,7 @@
 package io.gmp4j.net;
 
-import io.gmp4j.runtime.ProcNetpoll;
-import io.gmp4j.runtime.Scheduler;
+import io.gmp4j.runtime.spi.NetpollHost;
+import io.gmp4j.runtime.spi.TaskBatch;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 
@@ -10,23 +10,23 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The network poller as one Netty loop per P (option (b) of issue 4, {@code -Dgmp4j.netpoll=perp}):
- * each loop is owned by a poll goroutine ({@link ProcLoop}) that the scheduler readies where
- * Go polls the network: in {@code findRunnable} before stealing (non-blocking), by an M that
- * found nothing to do (blocking, inside a syscall that hands the P off), and by sysmon when a
- * busy P has not polled for 10 ms.
+ * each loop is owned by a poll goroutine ({@link ProcLoop}) that the scheduler's
+ * {@link #netpoll} readies where Go polls the network: in {@code findRunnable} before stealing
+ * (non-blocking), by an M that found nothing to do (blocking, inside a syscall that gives the
+ * P back), and by sysmon when a busy P has not polled for 10 ms ({@link #sysmonPoll}).
  *
  * <p>Connections: a listener's accepted connections are spread over the loops round-robin
  * (Netty's child-group choice); a dial registers on the loop of the P the dialing goroutine
  * runs on. A goroutine may later run on another P: its loop is still polled, by whichever M
  * its poll goroutine runs on.
  */
-final class ProcPoller extends Poller implements ProcNetpoll {
+final class ProcPoller extends Poller {
     private final ProcLoop[] loops;
     private final LoopGroup group;
     private final AtomicBoolean started = new AtomicBoolean();
 
-    ProcPoller(Scheduler sched) {
-        super(sched);
+    ProcPoller(NetpollHost host) {
+        super(host);
         int n = sched.gomaxprocs();
         this.loops = new ProcLoop[n];
         this.group = new LoopGroup(loops);
@@ -52,7 +52,7 @@ final class ProcPoller extends Poller implements ProcNetpoll {
     /** The loop of the caller's P, else the next loop round-robin. */
     @Override
     EventLoopGroup dialLoop() {
-        int pid = sched.currentPid();
+        int pid = host.currentPid();
         return pid >= 0 && pid < loops.length ? loops[pid].loop : group.next();
     }
 
@@ -65,35 +65,32 @@ final class ProcPoller extends Poller implements ProcNetpoll {
     }
 
     /**
-     * Polls the caller's P's loop, or else the first other loop that has something to poll: Go's
+     * Non-blocking ({@code delayNanos == 0}): readies, into {@code list}, the poll goroutine of
+     * the caller's P's loop, or else of the first other loop that has something to poll: Go's
      * one netpoller sees every connection, and a loop whose P is busy or idle would otherwise
-     * wait for sysmon.
+     * wait for sysmon. Blocking: readies every parked loop that has channels, its own P's
+     * first, each to block in its loop until I/O, a task or the next timer: one M can wait in
+     * one loop only, so each loop gets its own M. The M runs the last one; the P's hand-off as
+     * that one enters its syscall starts Ms for the others.
      */
     @Override
-    public boolean pollNow(int pid) {
+    public void netpoll(int pid, long delayNanos, TaskBatch list) {
         int n = loops.length;
-        for (int i = 0; i < n; i++) {
-            if (loops[(pid + i) % n].pollNow()) {
-                return true;
+        if (delayNanos == 0) {
+            for (int i = 0; i < n; i++) {
+                if (loops[(pid + i) % n].pollNow(list)) {
+                    return;
+                }
             }
+            return;
         }
-        return false;
-    }
-
-    /**
-     * Readies every parked loop that has channels to block (its own P's first, into runnext):
-     * one M can wait in one loop only, so each loop gets its own M. The first runs here; the
-     * P's hand-off as it enters its syscall starts Ms for the others, which wait in the local
-     * queue.
-     */
-    @Override
-    public boolean pollBlocking(int pid, long deadline) {
-        int n = loops.length;
-        boolean any = false;
+        long deadline = delayNanos < 0 ? 0 : System.nanoTime() + delayNanos;
+        if (deadline == 0 && delayNanos > 0) {
+            deadline = 1; // 0 means "no deadline" to the loops
+        }
         for (int i = 0; i < n; i++) {
-            any |= loops[(pid + i) % n].pollBlocking(deadline);
+            loops[(pid + i) % n].pollBlocking(deadline, list);
         }
-        return any;
     }
 
     @Override
@@ -106,10 +103,15 @@ final class ProcPoller extends Poller implements ProcNetpoll {
     }
 
     @Override
-    public void wakeup(long when) {
+    public void netpollBreak(long when) {
         for (ProcLoop l : loops) {
             l.wakeupFor(when);
         }
+    }
+
+    @Override
+    public boolean runsOnGoroutines() {
+        return true;
     }
 
     /** Turns P {@code pid}'s loop has run, for tests. */

@@ -1,7 +1,7 @@
 package io.gmp4j.net;
 
-import io.gmp4j.runtime.Scheduler;
-import io.gmp4j.runtime.TaskBatch;
+import io.gmp4j.runtime.spi.NetpollHost;
+import io.gmp4j.runtime.spi.TaskBatch;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ManualIoEventLoop;
 
@@ -18,11 +18,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * request, a write, a close handed over by a goroutine: {@code inEventLoop()} is never true
  * in a goroutine). The handlers it runs ({@link ConnHandler}, {@link Listener}) queue bytes or
  * connections and wake the goroutines parked on them. Each wake is {@code G.ready}, which
- * unparks the virtual thread, which makes the JDK call {@link Scheduler#execute} on this
- * thread; the scheduler appends those tasks to {@link #batch}
- * ({@link Scheduler#batchExecutesOf}) and the turn ends with one
- * {@link Scheduler#injectglist}: Go's {@code netpoll} result list entering the run queues at
- * once, an idle P started per task as far as there are idle Ps.
+ * unparks the virtual thread, which makes the JDK call the scheduler's {@code execute} on this
+ * thread; inside a turn ({@link NetpollHost#beginTurn}) the scheduler appends those tasks to
+ * {@link #batch}, and the turn's end ({@link NetpollHost#endTurn}) injects them as one list:
+ * Go's {@code netpoll} result list entering the run queues at once, an idle P started per task
+ * as far as there are idle Ps. The Ms never poll this loop: {@link #netpoll} returns nothing.
  *
  * <h2>Hand-offs</h2>
  * Goroutines hand tasks to the loop with {@code execute}; Netty writes its wake-up eventfd only
@@ -42,8 +42,8 @@ final class ThreadPoller extends Poller {
     /** Whether this poller is its runtime's (see {@link #start}). */
     private boolean attached;
 
-    ThreadPoller(Scheduler sched) {
-        super(sched);
+    ThreadPoller(NetpollHost host) {
+        super(host);
         this.thread = Thread.ofPlatform().daemon().name("gmp4j-netpoll-" + ids.incrementAndGet())
                 .unstarted(this::run);
         this.loop = new ManualIoEventLoop(null, thread, transport.factory());
@@ -74,28 +74,53 @@ final class ThreadPoller extends Poller {
     }
 
     private void run() {
-        sched.unpinCurrentThread(); // started lazily, maybe by a goroutine on a pinned M
-        if (attached) {
-            sched.batchExecutesOf(thread, batch);
-        }
+        host.unpinCurrentThread(); // started lazily, maybe by a goroutine on a pinned M
         long n = 0;
         while (!loop.isTerminated()) {
+            // A poller that lost the attach race only runs its loop's shutdown: no turns.
+            Object token = attached ? host.beginTurn(batch) : null;
             try {
                 loop.run(0); // block until I/O or a task; 0 = no limit on the wait
             } catch (Throwable t) {
                 System.err.println("gmp4j: netpoll turn failed:");
                 t.printStackTrace();
+            } finally {
+                if (attached) {
+                    host.endTurn(token, batch); // one batch per turn (Go's injectglist); clears it
+                }
             }
             turns = ++n;
-            if (!batch.isEmpty()) {
-                sched.injectglist(batch); // one batch per turn (Go's injectglist); clears it
-            }
         }
         // The loop closed every channel on its way down: release what conns still hold.
-        discardConns();
-        if (!batch.isEmpty()) {
-            sched.injectglist(batch);
+        Object token = attached ? host.beginTurn(batch) : null;
+        try {
+            discardConns();
+        } finally {
+            if (attached) {
+                host.endTurn(token, batch);
+            }
         }
+    }
+
+    /** The Ms never poll this loop; its own thread does. */
+    @Override
+    public void netpoll(int pid, long delayNanos, TaskBatch list) {
+    }
+
+    /** No M ever blocks in this loop, so no timer waits on it. */
+    @Override
+    public void netpollBreak(long when) {
+    }
+
+    /** This thread never waits for a P, so sysmon has nothing to ready. */
+    @Override
+    public boolean sysmonPoll(long staleBefore) {
+        return false;
+    }
+
+    @Override
+    public boolean runsOnGoroutines() {
+        return false;
     }
 
     @Override

@@ -31,32 +31,33 @@
  *       owns one loop and blocks in it;</li>
  *   <li>{@code perp} (the default, option (b)): one loop per P, each owned by a poll goroutine (a loop
  *       answers to one thread for life, so its owner is a goroutine that any M can run). The
- *       scheduler readies a loop's poll goroutine where Go calls {@code netpoll}: before
+ *       scheduler's {@code netpoll} readies a loop's poll goroutine where Go calls it: before
  *       stealing (non-blocking), from an M that found nothing to do (which then blocks in the
  *       loop inside a syscall that hands its P off), and from sysmon after 10 ms without a poll;
- *       the polling M runs the first goroutine readied itself.</li>
+ *       the polling M runs the last goroutine readied itself.</li>
  * </ul>
  * The loops per P are the default: they serve echo, bulk transfer and the chat fan-out faster
  * than the poller thread, which in turn gives the lower tail at 16 connections (the figures
  * are in benchmarks/PERFORMANCE-LOG.md). A goroutine that hands its loop a write readies the
- * poll goroutine at the tail of its P's queue ({@code Scheduler.readyAfterRunnable}), so the
+ * poll goroutine at the tail of its P's queue ({@code Landing.LOCAL_TAIL}), so the
  * writes of every runnable goroutine go out in one turn of the loop, not a turn each.
  *
  * <p>Readiness enters the scheduler as Go's netpoll does: the goroutines readied during one
- * event-loop turn are injected as one batch ({@code Scheduler.injectglist}: to the global
- * queue, with an M started per idle P). The wake-ups themselves are ordinary
- * {@code G.ready} calls; the scheduler recognises its poller thread in {@code execute} and
- * collects them instead of queueing one by one ({@code Scheduler.batchExecutesOf}).
+ * event-loop turn are injected as one batch (Go's {@code injectglist}: to the global queue,
+ * with an M started per idle P). The wake-ups themselves are ordinary {@code G.ready} calls;
+ * inside a poll turn ({@code NetpollHost.beginTurn}/{@code endTurn}) the scheduler recognises
+ * the poll goroutine or poller thread in {@code execute} and collects them instead of
+ * queueing one by one.
  *
  * <h2>How a runtime gets its poller</h2>
  * Lazily: the first {@code Net.listen} or {@code Net.dial} in a goroutine starts the poller of
  * that goroutine's runtime (from any other thread, the default runtime's) and attaches it with
- * {@code Scheduler.netpollThread(start)}, as Go starts its poller on the first network
- * operation. Chosen over the builder's {@code .netpoller(...)} because (1) {@code Go.main} and
- * the default runtime then need no set-up to use the network; (2) a runtime that never touches
- * the network pays for no thread and no epoll fd; (3) the builder's {@code Netpoller} is a
- * hook for one poller that every M polls itself, which a Netty loop (one owning thread) cannot
- * be. Once attached,
+ * {@code Scheduler.attachNetpoll(start)} (the {@code io.gmp4j.runtime.spi} seam), as Go starts
+ * its poller on the first network operation, rather than through the runtime's builder:
+ * (1) {@code Go.main} and the default runtime then need no set-up to use the network; (2) a
+ * runtime that never touches the network pays for no thread and no epoll fd; (3) no M polls
+ * a Netty loop itself (a loop has one owning thread): a poll goroutine or the poller thread
+ * does. Once attached,
  * the runtime owns it: {@code checkdead} counts goroutines parked on it as waiting for an
  * external event (not a deadlock), its stats describe it, and {@code GoRuntime.close()} shuts
  * its event loop and thread down (closing every socket).

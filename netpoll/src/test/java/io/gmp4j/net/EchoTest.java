@@ -120,7 +120,7 @@ class EchoTest extends NetTestBase {
         assertEquals((long) conns * messages * msgSize, bytes.get());
         SchedStats s = rt.stats();
         assertTrue(s.injections() > 0, "readied goroutines enter by injectglist: " + s);
-        assertTrue(s.netpoll() != null && s.netpoll().startsWith(((Poller) rt.scheduler().netpollThread()).transport.word),
+        assertTrue(s.netpoll() != null && s.netpoll().startsWith(((Poller) rt.scheduler().attachedNetpoll()).transport.word),
                 "stats name the transport: " + s);
         assertTrue(s.counters().contains("netpoll=["), s.counters());
     }

@@ -27,7 +27,7 @@ abstract class NetTestBase {
     }
 
     static void assertPollerStopped() {
-        if (rt.scheduler().netpollThread() instanceof Poller p) {
+        if (rt.scheduler().attachedNetpoll() instanceof Poller p) {
             try {
                 if (!p.awaitStopped(10_000)) {
                     throw new AssertionError("netpoll still running after the runtime closed: " + p);

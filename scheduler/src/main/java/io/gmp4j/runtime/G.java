@@ -52,11 +52,11 @@ public final class G implements Thread.UncaughtExceptionHandler {
      */
     private Object chanCache;
     /**
-     * A poll goroutine's batch while it polls ({@link Scheduler#beginBatch} to
-     * {@link Scheduler#endBatch}): the goroutines it readies go here. Only this goroutine reads or
-     * writes it, so it follows the goroutine from M to M with no race.
+     * A poll goroutine's batch during a poll turn ({@code NetpollHost.beginTurn} to
+     * {@code endTurn}): the goroutines it readies go here. Only this goroutine reads or writes
+     * it, so it follows the goroutine from M to M with no race.
      */
-    TaskBatch pollBatch;
+    io.gmp4j.runtime.spi.TaskBatch turnBatch;
     /** The goroutine's function, from go() until it starts running; then null (see Scheduler.goexit). */
     Runnable fn;
 

@@ -28,18 +28,16 @@ final class M extends Thread {
     Runnable curTask;
     /** Set by Go.gosched() and preemption: the yielding goroutine goes to the global queue. */
     boolean goschedGlobal;
-    /** {@link #readyMode}: Go's ready, into runnext, with {@code wakep}. */
-    static final int READY_NEXT = 0;
-    /** {@link #readyMode}: into runnext without {@code wakep} ({@link Scheduler#readyHere}). */
-    static final int READY_HERE = 1;
-    /** {@link #readyMode}: onto the local queue's tail without {@code wakep} ({@link Scheduler#readyAfterRunnable}). */
-    static final int READY_TAIL = 2;
     /**
-     * Where {@code execute} puts a goroutine that this M's goroutine readies. Set only around a
-     * ready of a per-P poll goroutine, which this M runs anyway (so {@code wakep} would only start
-     * an M to spin and find nothing); {@link #READY_NEXT} otherwise.
+     * The landing of the one {@code g.ready()} running on this M inside
+     * {@link Placement#ready(G, Object)} (a {@link io.gmp4j.runtime.spi.Landing} or a netpoll
+     * result {@link io.gmp4j.runtime.spi.TaskBatch}), for the {@code execute} that ready's
+     * unpark calls back; null otherwise (Go's ready: runnext and {@code wakep}). Only that
+     * method writes it and only {@code execute} reads it.
      */
-    int readyMode;
+    Object readyTo;
+    /** The list {@link io.gmp4j.runtime.spi.Netpoll#netpoll} fills for findRunnable; reused, empty between calls. */
+    final io.gmp4j.runtime.spi.TaskBatch netpollList = new io.gmp4j.runtime.spi.TaskBatch();
     /**
      * Go's m.locks: while above zero the goroutine on this M holds a runtime-internal spin lock
      * that an M may need, so safe points do not yield it. Written only by the goroutine running
@@ -79,8 +77,6 @@ final class M extends Thread {
     private long exited;
     /** Goroutines started by code on this M (registry segment; null when the registry is off). */
     GoroutineRegistry.Segment allgs;
-    /** Netpoll results, reused. */
-    final TaskBatch pollBatch = new TaskBatch();
 
     /** Go's m.park note: set by notewakeup, consumed by notesleep. */
     private volatile boolean notified;

@@ -90,7 +90,11 @@ final class P {
     long overflows;
     long fairnessPicks;
     long tasksRun;
-    /** {@link #tasksRun} after this P's last per-P poll ({@link ProcNetpoll#pollNow}); owner only. */
+    /**
+     * {@link #tasksRun} after the last netpoll(0) on this P that readied a goroutine (counting
+     * that goroutine's own run): findRunnable polls again only once something else ran here.
+     * Owner only.
+     */
     long netpollRan = -1;
 
     // Scratch buffers, owner only.

@@ -1,15 +1,23 @@
 package io.gmp4j.runtime;
 
+import io.gmp4j.runtime.spi.Landing;
+import io.gmp4j.runtime.spi.Netpoll;
+import io.gmp4j.runtime.spi.NetpollHost;
+import io.gmp4j.runtime.spi.TaskBatch;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * The executor entry: where a runnable task lands. {@link #execute} (the JDK's callback when a
- * goroutine becomes runnable) chooses runnext, the local tail or the global queue by who calls;
- * the netpoll batch entries collect the goroutines one poll readied and inject them as one
- * list (Go's injectglist); the global queue's put and get.
+ * goroutine becomes runnable) chooses runnext, the local tail or the global queue by who calls,
+ * or the {@link Landing} a {@link #ready(G, Object)} chose; the netpoll seam's scheduler side
+ * (poll turns that collect the goroutines one poll readied and inject them as one list, Go's
+ * injectglist; the attach); the global queue's put and get.
  */
 abstract sealed class Placement extends Workers implements Executor permits SchedLoop {
     Placement(Scheduler.Config c) {
@@ -35,11 +43,11 @@ abstract sealed class Placement extends Workers implements Executor permits Sche
         }
         M m = Carrier.currentM();
         if (m != null && m.sched == this) {
-            // A poll goroutine inside a poll: its readied goroutines enter as one batch. The
-            // batch is looked up on the calling goroutine, not on the M: see beginBatch.
+            // A poll goroutine inside a poll turn: its readied goroutines enter as one batch.
+            // The batch is looked up on the calling goroutine, not on the M: see beginTurn.
             G self = Carrier.gOf(Thread.currentThread());
-            if (self != null && self.pollBatch != null) {
-                self.pollBatch.add(task);
+            if (self != null && self.turnBatch != null) {
+                self.turnBatch.add(task);
                 return;
             }
             if (task == m.curTask) {
@@ -59,161 +67,161 @@ abstract sealed class Placement extends Workers implements Executor permits Sche
                 ownerExit(m, p);
                 return;
             }
+            // The landing ready(g, to) chose for the g.ready() it is inside (this execute is
+            // that ready's unpark calling back on the same thread); null for every other ready.
+            Object to = m.readyTo;
+            if (to instanceof TaskBatch list) {
+                list.add(task); // a netpoll result: the M that asked runs it
+                return;
+            }
             P p = ownerEnter(m);
             if (p != null) {
-                // Go's ready()/newproc: the woken goroutine runs next on this P (or, asked by
-                // readyAfterRunnable, after the goroutines already runnable here).
-                int mode = m.readyMode;
-                runqput(p, task, mode != M.READY_TAIL);
+                // Go's ready()/newproc: the woken goroutine runs next on this P.
+                if (to == null) {
+                    runqput(p, task, true);
+                    ownerExit(m, p);
+                    wakep();
+                    return;
+                }
+                Landing where = (Landing) to;
+                runqput(p, task, where != Landing.LOCAL_TAIL);
                 ownerExit(m, p);
-                if (mode == M.READY_NEXT) {
+                if (where == Landing.RUNNEXT) {
                     wakep();
                 }
                 return;
             }
         }
-        if (Thread.currentThread() == batchingThread) {
-            // The netpoll thread inside a turn: it injects the whole batch at the turn's end.
-            injectBatch.add(task);
+        if (Thread.currentThread() == turnThread) {
+            // The poller thread inside a turn: it injects the whole batch at the turn's end.
+            turnThreadBatch.add(task);
             return;
         }
         globrunqputAndWake(task);
     }
 
-    /**
-     * Called by a poller thread that is not an M (a {@link NetpollThread}) on itself, before its
-     * first turn: from then on, tasks it makes runnable ({@code G.ready} unparks a virtual
-     * thread, and the JDK calls {@link #execute} on the unparking thread) are appended to
-     * {@code batch} instead of queueing globally one by one. The poller hands the batch to
-     * {@link #injectglist} at the end of each turn (Go's netpoll result list). Only the calling
-     * thread's executes are affected; call once per scheduler.
-     */
-    public void batchExecutesOf(Thread self, TaskBatch batch) {
-        if (self != Thread.currentThread()) {
-            throw new IllegalStateException("batchExecutesOf: a poller thread registers itself");
-        }
-        if (batchingThread != null) {
-            throw new IllegalStateException("batchExecutesOf: runtime '" + name + "' already has a poller thread");
-        }
-        injectBatch = batch; // before batchingThread: program order on the only thread that reads both
-        batchingThread = self;
-    }
+    // =====================================================================================
+    // The netpoll seam (io.gmp4j.runtime.spi): what NetpollHost does, and the attach
+    // =====================================================================================
 
     /**
-     * Called by a poll goroutine ({@link ProcNetpoll}) before it polls its loop: until
-     * {@link #endBatch}, the goroutines it readies are appended to {@code batch} instead of
-     * each taking the runnext slot. Returns the token to hand to {@code endBatch}, or null
-     * outside a goroutine on an M of this runtime (then nothing is batched).
-     *
-     * <p>The batch belongs to the goroutine ({@link G#pollBatch}), not to the M, and only the
-     * goroutine itself reads or writes it. A poll goroutine may park inside Netty (a contended
-     * lock), or yield on its way out of a blocking turn, and end its turn on another M, while a
-     * second poll goroutine begins a turn on the first M. A batch kept on the M would let the
-     * first goroutine's end clear it from the other M while the second one's turn is open,
-     * leaving the M "batching" with no batch, and a goroutine readied then would be marked
-     * unparked and never queued ({@code PollBatchOwnershipTest}).
+     * {@code g.ready()} landing at {@code to}: a {@link Landing} or a netpoll result list
+     * ({@link TaskBatch}). {@code G.ready} unparks a virtual thread, and the JDK's unpark calls
+     * {@link #execute} synchronously on this thread with only the task, no argument: so the
+     * landing rides on this M for exactly that call, in {@link M#readyTo}, which only this
+     * method writes (and restores, in the finally) and only {@code execute} reads. The M cannot
+     * change in between: the caller stays mounted through {@code ready} (it does not park).
      */
-    public Object beginBatch(TaskBatch batch) {
-        G g = G.current();
-        if (g == null || g.sched != this) {
-            return null;
-        }
-        g.pollBatch = batch;
-        return g;
-    }
-
-    /**
-     * Ends {@link #beginBatch} and makes the batch runnable ({@link #injectglist}), from
-     * whichever M the goroutine runs on now.
-     */
-    public void endBatch(Object token, TaskBatch batch) {
-        if (token instanceof G g) {
-            g.pollBatch = null;
-        }
-        // Go's findRunnable after netpoll: the polling M runs the first readied goroutine itself
-        // and injects the rest. Here the poller is a goroutine about to park, so the first goes
-        // to this P's runnext: no other M has to wake for it.
-        M cur = Carrier.currentM();
-        if (!batch.isEmpty() && cur != null && cur.sched == this) {
-            P p = ownerEnter(cur);
-            if (p != null) {
-                runqput(p, batch.pop(), true);
-                ownerExit(cur, p);
-            }
-        }
-        injectglist(batch);
-    }
-
-    /**
-     * {@link G#ready} for a goroutine the caller's M runs next anyway: a per-P poll goroutine
-     * readied by {@code findRunnable}, or by a goroutine about to park for the I/O it just
-     * requested. It takes this P's runnext like any ready, without {@code wakep}: no M is started
-     * to spin for it. Elsewhere (not on an M of this runtime) it is a plain ready.
-     */
-    public void readyHere(G g) {
-        readyAs(g, M.READY_HERE);
-    }
-
-    /**
-     * {@link G#ready} onto the tail of this P's local queue, without {@code wakep}: {@code g}
-     * runs after every goroutine already runnable here. For a per-P poll goroutine wanted by a
-     * goroutine that just handed the loop a write: the other runnable goroutines hand theirs
-     * over first, and one turn of the loop sends them all (one poll, one switch, not one per
-     * write). Elsewhere (not on an M of this runtime) it is a plain ready.
-     */
-    public void readyAfterRunnable(G g) {
-        readyAs(g, M.READY_TAIL);
-    }
-
-    /** {@code g.ready()} with this M's {@link M#readyMode} set to {@code mode} for its execute. */
-    private void readyAs(G g, int mode) {
+    void ready(G g, Object to) {
         M m = Carrier.currentM();
         if (m == null || m.sched != this) {
             g.ready();
             return;
         }
-        int was = m.readyMode;
-        m.readyMode = mode;
+        Object was = m.readyTo;
+        m.readyTo = to;
         try {
+            // G.ready -> LockSupport.unpark -> the JDK calls execute(task) here, synchronously,
+            // on this thread, with the task as its only argument: execute reads m.readyTo. (A g
+            // still on its way to park gets a permit instead and later resubmits itself from its
+            // own carrier, as a self-resubmission: no landing applies to it.)
             g.ready();
         } finally {
-            m.readyMode = was;
+            m.readyTo = was;
         }
     }
 
+    /**
+     * {@code NetpollHost.beginTurn}: from a poll goroutine of this runtime, the batch is the
+     * goroutine's ({@link G#turnBatch}), not the M's, and only the goroutine itself reads or
+     * writes it. A poll goroutine may park inside Netty (a contended lock), or yield on its way
+     * out of a blocking turn, and end its turn on another M, while a second poll goroutine
+     * begins a turn on the first M. A batch kept on the M would let the first goroutine's end
+     * clear it from the other M while the second one's turn is open, leaving the M "batching"
+     * with no batch, and a goroutine readied then would be marked unparked and never queued
+     * ({@code PollBatchOwnershipTest}). From a thread that is not an M, the thread registers
+     * itself once as this runtime's poller thread ({@link #turnThread}). Returns the token for
+     * {@link #endTurn}, or null (nothing is batched) from a goroutine of another runtime or an M.
+     */
+    Object beginTurn(TaskBatch turn) {
+        Thread me = Thread.currentThread();
+        if (me.isVirtual()) {
+            G g = Carrier.gOf(me);
+            if (g == null || g.sched != this) {
+                return null;
+            }
+            g.turnBatch = turn;
+            return g;
+        }
+        if (Carrier.currentM() != null) {
+            return null;
+        }
+        if (turnThread != me) {
+            if (turnThread != null) {
+                throw new IllegalStateException("beginTurn: runtime '" + name + "' already has a poller thread");
+            }
+            turnThreadBatch = turn; // before turnThread: program order on the only thread that reads both
+            turnThread = me;
+        } else if (turnThreadBatch != turn) {
+            throw new IllegalStateException("beginTurn: a poller thread keeps one batch for all its turns");
+        }
+        return me;
+    }
+
+    /**
+     * {@code NetpollHost.endTurn}: ends {@link #beginTurn} and makes the batch runnable, from
+     * whichever M the goroutine runs on now.
+     */
+    void endTurn(Object token, TaskBatch turn) {
+        if (token instanceof G g) {
+            g.turnBatch = null;
+        }
+        // Go's findRunnable after netpoll: the polling M runs the first readied goroutine itself
+        // and injects the rest. Here the poller is a goroutine about to park, so the last one
+        // readied goes to this P's runnext: no other M has to wake for it.
+        M cur = Carrier.currentM();
+        if (!turn.isEmpty() && cur != null && cur.sched == this) {
+            P p = ownerEnter(cur);
+            if (p != null) {
+                runqput(p, turn.pop(), true);
+                ownerExit(cur, p);
+            }
+        }
+        injectglist(turn);
+    }
+
     /** The id of the P the caller runs on, or -1 outside an M of this runtime holding a P. */
-    public int currentPid() {
+    int currentPid() {
         M m = Carrier.currentM();
         P p = m == null || m.sched != this ? null : m.p;
         return p == null ? -1 : p.id;
     }
 
     /**
-     * The runtime's {@link NetpollThread}, started by {@code start} on first use (one per
-     * runtime). If two callers race, one poller wins and the other's is shut down. Go starts
-     * its netpoller lazily too ({@code netpollGenericInit} on the first network operation).
+     * Attaches this runtime's network poller on first use, one per runtime, and returns the
+     * attached one: {@code start} gets the {@link NetpollHost} the poller talks to the scheduler
+     * through. If two callers race, one poller wins and the other's is shut down. Go starts its
+     * netpoller lazily too ({@code netpollGenericInit} on the first network operation). For
+     * gmp4j's netpoll module (see {@link io.gmp4j.runtime.spi}), not a user API.
      *
      * @throws RejectedExecutionException when the runtime is closed (the new poller is shut down)
      */
-    public NetpollThread netpollThread(Supplier<? extends NetpollThread> start) {
-        NetpollThread np = netpollThread.get();
+    public Netpoll attachNetpoll(Function<? super NetpollHost, ? extends Netpoll> start) {
+        Netpoll np = netpoll;
         if (np != null) {
             return np;
         }
         if (life.closed) {
             throw new RejectedExecutionException("gmp4j runtime '" + name + "' is closed: cannot start its network poller");
         }
-        NetpollThread mine = start.get();
-        if (!netpollThread.compareAndSet(null, mine)) {
+        Netpoll mine = start.apply(new SchedNetpollHost(self()));
+        if (!NETPOLL.compareAndSet(this, null, mine)) {
             mine.shutdown(1_000);
-            return netpollThread.get();
+            return netpoll;
         }
-        if (mine instanceof ProcNetpoll pn) {
-            procNetpoll = pn;
-        }
-        // close() stores closed and then reads netpollThread; we stored netpollThread and now
-        // read closed: both volatile, so at least one of us sees the other and shuts it down
-        // (shutdown is idempotent).
+        // close() stores closed and then reads netpoll; we stored netpoll and now read closed:
+        // both volatile, so at least one of us sees the other and shuts it down (shutdown is
+        // idempotent).
         if (life.closed) {
             mine.shutdown(1_000);
             throw new RejectedExecutionException("gmp4j runtime '" + name + "' is closed: cannot start its network poller");
@@ -221,14 +229,19 @@ abstract sealed class Placement extends Workers implements Executor permits Sche
         return mine;
     }
 
-    /** The attached per-P poller, or null. */
-    ProcNetpoll procNetpoll() {
-        return procNetpoll;
+    /** The attached network poller, or null (see {@link #attachNetpoll}). Not a user API. */
+    public Netpoll attachedNetpoll() {
+        return netpoll;
     }
 
-    /** The attached {@link NetpollThread}, or null. */
-    public NetpollThread netpollThread() {
-        return netpollThread.get();
+    private static final VarHandle NETPOLL;
+
+    static {
+        try {
+            NETPOLL = MethodHandles.lookup().findVarHandle(SchedulerState.class, "netpoll", Netpoll.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
     /**
@@ -326,7 +339,7 @@ abstract sealed class Placement extends Workers implements Executor permits Sche
      * all go to the global queue and an M is started for each idle P; with one, as many as there
      * are idle Ps go global (with an M each) and the rest to the local queue.
      */
-    public void injectglist(TaskBatch batch) {
+    void injectglist(TaskBatch batch) {
         int n = batch.size();
         if (n == 0) {
             return;

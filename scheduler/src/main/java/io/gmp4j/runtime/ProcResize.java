@@ -52,10 +52,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * earliest timer (moved timers may be due).
  *
  * <h2>Per-P network pollers</h2>
- * A {@link ProcNetpoll}'s loops are fixed when it attaches; they are owned by goroutines, not
- * by Ps, so they keep running on whatever Ps exist. After a change the P ids passed to
- * {@code pollNow}/{@code pollBlocking} need not match the loop count: the poller maps them
- * onto its loops (each call looks at every loop, its own first).
+ * A per-P poller's loops ({@link io.gmp4j.runtime.spi.Netpoll}) are fixed when it attaches;
+ * they are owned by goroutines, not by Ps, so they keep running on whatever Ps exist. After a
+ * change the P ids passed to {@code netpoll} need not match the loop count: the poller maps
+ * them onto its loops (each call looks at every loop, its own first).
  */
 final class ProcResize {
     /** How long a stop-the-world waits for a goroutine without safe points before taking its P. */

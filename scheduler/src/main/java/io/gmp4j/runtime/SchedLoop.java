@@ -1,5 +1,8 @@
 package io.gmp4j.runtime;
 
+import io.gmp4j.runtime.spi.Netpoll;
+import io.gmp4j.runtime.spi.TaskBatch;
+
 import java.util.concurrent.RejectedExecutionException;
 
 /**
@@ -168,23 +171,10 @@ abstract sealed class SchedLoop extends Placement permits Scheduler {
                 }
             }
 
-            // Poll network: a non-blocking optimization before stealing, skipped while another
-            // M is blocked in the poller (lastpoll == 0).
-            if (realNetpoller && netpoller.hasWaiters() && lastpoll.get() != 0) {
-                TaskBatch b = m.pollBatch;
-                netpoller.poll(0, b);
-                if (!b.isEmpty()) {
-                    r = b.pop();
-                    injectglist(b);
-                    return notInherited(m, p, r);
-                }
-            }
-
-            // Per-P pollers: this P's poll goroutine polls its loop without blocking. Once per
-            // run of other work: tasksRun moves whenever anything ran on this P since the poll.
-            ProcNetpoll pn = procNetpoll;
-            if (pn != null && p.tasksRun != p.netpollRan && pn.pollNow(p.id)) {
-                p.netpollRan = p.tasksRun + 1; // the poll goroutine's own run
+            // Poll network: Go's non-blocking netpoll(0) before stealing. Once per run of other
+            // work: tasksRun moves whenever anything ran on this P since the poll.
+            Netpoll np = netpoll;
+            if (np != null && p.tasksRun != p.netpollRan && netpollHere(np, m, p, 0)) {
                 continue top;
             }
 
@@ -201,11 +191,15 @@ abstract sealed class SchedLoop extends Placement permits Scheduler {
                 }
             }
 
-            // Per-P pollers: block in this P's loop (inside a syscall, which hands the P off)
-            // rather than sleep, as Go's last idle M blocks in netpoll.
-            if (pn != null && pn.pollBlocking(p.id, earliestTimer())) {
-                p.netpollRan = p.tasksRun + 1;
-                continue top;
+            // Nothing anywhere: Go's last idle M blocks in netpoll(delay) after releasing its P.
+            // A poller whose waiting needs a P (a poll goroutine that blocks in its loop inside a
+            // syscall, which gives the P back) is asked here, while this M still holds one.
+            if (np != null) {
+                long next = earliestTimer();
+                long delay = next == 0 ? -1 : Math.max(0, next - System.nanoTime());
+                if (netpollHere(np, m, p, delay)) {
+                    continue top;
+                }
             }
 
             // We have nothing to do. Release the P, re-checking the global queue under the lock.
@@ -274,33 +268,21 @@ abstract sealed class SchedLoop extends Placement permits Scheduler {
 
             // Timers: the earliest deadline over all Ps decides how long an idle M may sleep.
             long pollUntilNow = earliestTimer();
-            if ((realNetpoller && netpoller.hasWaiters() || pollUntilNow != 0)
-                    && lastpoll.getAndSet(0) != 0) {
-                // We hold the poll token: block in the poller until I/O, the next timer, or a
-                // wakeup. Go's netpoll(delay) by the last M going idle.
-                long delay = -1;
-                if (pollUntilNow != 0) {
-                    delay = Math.max(0, pollUntilNow - System.nanoTime());
-                }
+            if (pollUntilNow != 0 && lastpoll.getAndSet(0) != 0) {
+                // We hold the poll token: sleep until the next timer or a wakeup (Go's
+                // netpoll(delay) by the last M going idle, on a platform without a poller).
+                long delay = Math.max(0, pollUntilNow - System.nanoTime());
                 pollUntil = pollUntilNow;
                 if (life.closed) {
                     lastpoll.set(System.nanoTime());
                     return null;
                 }
-                TaskBatch b = m.pollBatch;
-                netpoller.poll(delay, b);
+                timerSleep.sleep(delay);
                 pollUntil = 0;
                 lastpoll.set(System.nanoTime());
                 P pp = pidlegetLocked();
-                if (pp == null) {
-                    injectglist(b);
-                } else {
+                if (pp != null) {
                     acquirep(m, pp);
-                    if (!b.isEmpty()) {
-                        r = b.pop();
-                        injectglist(b);
-                        return notInherited(m, pp, r);
-                    }
                     if (wasSpinning) {
                         becomeSpinning(m);
                     }
@@ -309,13 +291,36 @@ abstract sealed class SchedLoop extends Placement permits Scheduler {
             } else if (pollUntilNow != 0) {
                 long pu = pollUntil;
                 if (pu == 0 || pu - pollUntilNow > 0) {
-                    netpoller.wakeup(); // the poller sleeps past our timer: make it re-plan
+                    timerSleep.wakeup(); // the sleeper sleeps past our timer: make it re-plan
                 }
             }
             if (!stopm(m)) {
                 return null;
             }
         }
+    }
+
+    /**
+     * {@link Netpoll#netpoll} for P {@code p}: true if it made something runnable, which is then
+     * in this P's run queue for findRunnable to take. Go runs the first of netpoll's list and
+     * injects the rest; here the list holds poll goroutines, each put in runnext as a ready
+     * would (the last one runs next, inheriting the slice; the ones it displaced queue at the
+     * tail, and the P's hand-off when that one enters its blocking syscall gives them an M).
+     */
+    private boolean netpollHere(Netpoll np, M m, P p, long delay) {
+        TaskBatch list = m.netpollList;
+        np.netpoll(p.id, delay, list);
+        int n = list.size();
+        if (n == 0) {
+            return false;
+        }
+        Runnable[] items = list.array();
+        for (int i = 0; i < n; i++) {
+            runqput(p, items[i], true);
+        }
+        list.clear();
+        p.netpollRan = p.tasksRun + 1; // the poll goroutine's own run
+        return true;
     }
 
     /**
@@ -455,14 +460,14 @@ abstract sealed class SchedLoop extends Placement permits Scheduler {
      * blocked poller if it sleeps past {@code when}, or starts an M if nobody polls.
      */
     void wakeNetPoller(long when) {
-        ProcNetpoll pn = procNetpoll;
-        if (pn != null) {
-            pn.wakeup(when); // a poll goroutine blocked past `when` re-plans; cheap when none is
+        Netpoll np = netpoll;
+        if (np != null) {
+            np.netpollBreak(when); // a poll blocked past `when` returns; cheap when none is
         }
         if (lastpoll.get() == 0) {
             long pu = pollUntil;
             if (pu == 0 || pu - when > 0) {
-                netpoller.wakeup();
+                timerSleep.wakeup();
             }
         } else {
             wakep();

@@ -33,7 +33,7 @@ import java.util.Arrays;
  * @param threadCapReached   whether an M cap was hit (reported once on stderr)
  * @param pinnedCpus         the CPU each P's M is pinned to, by P id; empty unless carriers are pinned
  * @param carrierPins        times an M moved itself to its new P's CPU ({@code sched_setaffinity} calls)
- * @param netpoll            the network poller thread's transport and load, or null when none runs
+ * @param netpoll            the attached network poller's transport and load, or null when none is attached
  */
 public record SchedStats(long uptimeMillis, int gomaxprocs, int idleProcs, int threads, int spinningThreads,
                          int idleThreads, int handoffThreads, int globalQueue, int[] localQueues, long[] tasksRun,

@@ -1,5 +1,7 @@
 package io.gmp4j.runtime;
 
+import io.gmp4j.runtime.spi.Netpoll;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -66,7 +68,7 @@ public final class Scheduler extends SchedLoop implements Executor, AutoCloseabl
     /** Configuration for a new scheduler; see {@code io.gmp4j.GoRuntime.Builder}. */
     public record Config(String name, int maxProcs, int maxThreads, int maxHandoffThreads, int runqCapacity,
                          boolean goroutineRegistry, boolean checkDeadlock, long schedtraceMillis,
-                         Netpoller netpoller, boolean pinCarriers) {
+                         boolean pinCarriers) {
     }
 
     /**
@@ -232,16 +234,6 @@ public final class Scheduler extends SchedLoop implements Executor, AutoCloseabl
         return Syscalls.enter(this, handoffNow ? Syscalls.HANDOFF : Syscalls.KEEP_P);
     }
 
-    /**
-     * {@link #entersyscall} for a per-P poll goroutine ({@link ProcNetpoll}) about to block in
-     * its loop because an M found nothing to run ({@code pollBlocking}): the P goes back to the
-     * idle list, as Go's {@code findRunnable} releases its P before the last M blocks in
-     * {@code netpoll}, unless work reached it meanwhile (then {@code handoffp}).
-     */
-    public long entersyscallIdle() {
-        return Syscalls.enter(this, Syscalls.RELEASE_IDLE);
-    }
-
     /** Go's exitsyscall, for the token {@link #entersyscall} returned. See {@link Syscalls}. */
     public void exitsyscall(long token) {
         Syscalls.exit(this, token);
@@ -276,9 +268,9 @@ public final class Scheduler extends SchedLoop implements Executor, AutoCloseabl
         if (m != null && m.sched == this && m.curTask != null && !life.closed) {
             P p = ownerEnter(m);
             if (p != null) {
-                // Straight to runnext rather than through execute with wakep off (readyHere's
-                // way): this is every actor hand-off's path, and execute's other checks do not
-                // apply to a task handed over by the running one.
+                // Straight to runnext rather than through execute with a landing: this is every
+                // actor hand-off's path, and execute's other checks do not apply to a task
+                // handed over by the running one.
                 boolean alone = p.runq.isEmpty();
                 runqput(p, task, true);
                 ownerExit(m, p);
@@ -441,7 +433,7 @@ public final class Scheduler extends SchedLoop implements Executor, AutoCloseabl
             ran[i] = p.tasksRun;
         }
         int threads, idleThreads, handoffThreads;
-        NetpollThread npt = netpollThread.get();
+        Netpoll np = netpoll;
         long created = spawnedExternally.sum();
         for (M m : allmSnapshot) {
             created += m.spawned(); // another M's counter: a snapshot
@@ -458,7 +450,7 @@ public final class Scheduler extends SchedLoop implements Executor, AutoCloseabl
                 threads + 1 /* sysmon */, nmspinning.get(), idleThreads, handoffThreads, runq.size(), lens, ran,
                 created, numGoroutine(), steals, stolen, runnextHits, capped, overflows, fairness,
                 handoffs.sum(), preemptRequests.sum(), injections.sum(), mWakeups.sum(), mSleeps.sum(), mCapReported,
-                pinnedCpus(nprocs), carrierPins.sum(), npt == null ? null : npt.describe());
+                pinnedCpus(nprocs), carrierPins.sum(), np == null ? null : np.describe());
     }
 
     /** Go's GODEBUG=schedtrace line. */
@@ -508,11 +500,11 @@ public final class Scheduler extends SchedLoop implements Executor, AutoCloseabl
      * @return true when every runtime thread ended in time
      */
     public boolean close(long timeoutMillis) {
-        ProcNetpoll pn = procNetpoll;
-        if (pn != null && !life.closed) {
+        Netpoll first = netpoll;
+        if (first != null && first.runsOnGoroutines() && !life.closed) {
             // Per-P loops are owned by goroutines: they must run their shutdown while the Ms
             // still run goroutines, so they go first.
-            pn.shutdown(timeoutMillis);
+            first.shutdown(timeoutMillis);
         }
         List<M> ms;
         lock.lock();
@@ -529,10 +521,10 @@ public final class Scheduler extends SchedLoop implements Executor, AutoCloseabl
         }
         sysmon.shutdown();
         container.deregister();
-        netpoller.wakeup();
-        NetpollThread npt = netpollThread.get();
-        if (npt != null) {
-            npt.shutdown(timeoutMillis);
+        timerSleep.wakeup();
+        Netpoll np = netpoll; // read after closed: see attachNetpoll
+        if (np != null) {
+            np.shutdown(timeoutMillis);
         }
         for (M m : ms) {
             m.notewakeup();
@@ -545,7 +537,7 @@ public final class Scheduler extends SchedLoop implements Executor, AutoCloseabl
             for (M m : ms) {
                 long left = (deadline - System.nanoTime()) / 1_000_000;
                 if (left > 0) {
-                    netpoller.wakeup();
+                    timerSleep.wakeup();
                     m.join(left);
                 }
                 all &= !m.isAlive();

@@ -1,5 +1,8 @@
 package io.gmp4j.runtime;
 
+import io.gmp4j.runtime.spi.Netpoll;
+import io.gmp4j.runtime.spi.TaskBatch;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadFactory;
@@ -7,12 +10,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The state every part of the {@link Scheduler} shares: GOMAXPROCS and the Ps, the global run
  * queue and its lock, the idle P and M lists, the spinning count, the goroutine and timer
- * counts, the netpoll attachment and the counters; and the constructor that builds them. The
+ * counts, the attached network poller and the counters; and the constructor that builds them. The
  * scheduler is one object whose code is split by responsibility along a chain of classes, as
  * JCTools splits a queue's fields: this state, then {@link Workers} (idle Ps and Ms),
  * {@link Placement} (where a runnable task lands), {@link SchedLoop} (the loop, stealing and
@@ -109,26 +111,26 @@ abstract sealed class SchedulerState permits Workers {
     /** Goroutines inside Syscall.blocking. */
     final AtomicInteger nsyscall = new AtomicInteger();
 
-    // --- netpoll / timer sleep (Go's sched.lastpoll, sched.pollUntil)
-    final Netpoller netpoller;
-    final boolean realNetpoller;
-    /** 0 while an M is blocked in netpoller.poll; otherwise the time of the last poll. */
+    // --- the timer sleep of the last idle M (Go's sched.lastpoll, sched.pollUntil)
+    /** Where the M holding the {@link #lastpoll} token sleeps until the next timer. */
+    final TimerSleeper timerSleep = new TimerSleeper();
+    /** 0 while an M is blocked in the timer sleep; otherwise the time it last woke. */
     final AtomicLong lastpoll = new AtomicLong(System.nanoTime());
     /** Deadline of the blocked poll, 0 for none. */
     volatile long pollUntil;
-    /** The poller on a thread of its own (netpoll module), attached on first use; null until then. */
-    final AtomicReference<NetpollThread> netpollThread = new AtomicReference<>();
-    /** The attached poller when it polls per P (option (b)); null otherwise. */
-    volatile ProcNetpoll procNetpoll;
+
+    // --- the network poller (io.gmp4j.runtime.spi): see Placement's netpoll part
+    /** The attached poller; null until the first network use ({@link #attachNetpoll}), then set once. */
+    volatile Netpoll netpoll;
     /**
-     * The poller thread whose {@link #execute} calls are collected into {@link #injectBatch}
-     * instead of queueing one by one ({@link #batchExecutesOf}). Plain fields: only that thread
-     * writes them (once, before its first turn) and only it can find itself here; any other
-     * thread compares its own identity with whatever value it reads (null or the poller
-     * thread), which is never equal, so a stale read cannot mislead it.
+     * The poller thread (not an M) whose {@link #execute} calls are collected into
+     * {@link #turnThreadBatch} instead of queueing one by one (its {@code beginTurn}). Plain
+     * fields: only that thread writes them (once, before its first turn) and only it can find
+     * itself here; any other thread compares its own identity with whatever value it reads
+     * (null or the poller thread), which is never equal, so a stale read cannot mislead it.
      */
-    Thread batchingThread;
-    TaskBatch injectBatch;
+    Thread turnThread;
+    TaskBatch turnThreadBatch;
 
     // --- counters
     final LongAdder handoffs = new LongAdder();
@@ -191,8 +193,6 @@ abstract sealed class SchedulerState permits Workers {
         this.checkDeadlock = c.checkDeadlock();
         this.lock = runq.lock;
         this.allgs = c.goroutineRegistry() ? new GoroutineRegistry() : null;
-        this.realNetpoller = c.netpoller() != null;
-        this.netpoller = c.netpoller() != null ? c.netpoller() : new TimerSleeper();
         P[] ps = new P[gomaxprocs];
         this.pidle = new P[gomaxprocs];
         this.idlepMask = new AtomicLongArray((gomaxprocs + 63) / 64);
@@ -269,10 +269,6 @@ abstract sealed class SchedulerState permits Workers {
         return lastpoll.get();
     }
 
-    boolean hasRealNetpoller() {
-        return realNetpoller;
-    }
-
     long earliestTimerWhen() {
         return earliestTimer();
     }
@@ -294,12 +290,9 @@ abstract sealed class SchedulerState permits Workers {
         if (ntimers.get() > 0 || nsyscall.get() > 0) {
             return false;
         }
-        if (realNetpoller && netpoller.hasWaiters()) {
-            return false;
-        }
-        NetpollThread npt = netpollThread.get();
-        if (npt != null && npt.hasWaiters()) {
-            return false; // goroutines wait for I/O that the poller thread will ready
+        Netpoll np = netpoll;
+        if (np != null && np.netpollAnyWaiters()) {
+            return false; // goroutines wait for I/O that the poller will ready
         }
         if (runq.size() > 0) {
             return false;
@@ -333,7 +326,7 @@ abstract sealed class SchedulerState permits Workers {
     /** {@link SchedLoop}: the loop an M runs until it exits. */
     abstract void schedule(M m);
 
-    /** {@link SchedLoop}: wakes the M blocked in the timer/netpoll sleep if {@code when} is sooner. */
+    /** {@link SchedLoop}: wakes a poll or timer sleep that would sleep past {@code when}. */
     abstract void wakeNetPoller(long when);
 
     /** {@link SchedLoop}: the earliest pending timer over all Ps, or 0. */

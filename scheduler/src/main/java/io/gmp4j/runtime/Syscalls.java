@@ -106,8 +106,8 @@ final class Syscalls {
         // findRunnable injects netpoll's list even when it finds no P: they must not wait until
         // this goroutine gets a P again (up to a busy P's 61st tick).
         G g = G.current();
-        if (g != null && g.pollBatch != null) {
-            s.injectglist(g.pollBatch);
+        if (g != null && g.turnBatch != null) {
+            s.injectglist(g.turnBatch);
         }
         m.goschedGlobal = true;
         Thread.yield();

@@ -1,5 +1,7 @@
 package io.gmp4j.runtime;
 
+import io.gmp4j.runtime.spi.Netpoll;
+
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -175,24 +177,8 @@ final class Sysmon extends Thread {
 
     /** Go: poll the network if it was not polled for more than 10 ms. */
     private boolean pollIfStale(long now) {
-        ProcNetpoll pn = sched.procNetpoll();
-        if (pn != null && pn.sysmonPoll(now - 10_000_000)) {
-            return true;
-        }
-        if (!sched.hasRealNetpoller() || !sched.netpoller.hasWaiters()) {
-            return false;
-        }
-        long lp = sched.lastpollTime();
-        if (lp == 0 || now - lp < 10_000_000) {
-            return false;
-        }
-        TaskBatch b = new TaskBatch();
-        sched.netpoller.poll(0, b);
-        if (b.isEmpty()) {
-            return false;
-        }
-        sched.injectglist(b);
-        return true;
+        Netpoll np = sched.netpoll;
+        return np != null && np.sysmonPoll(now - 10_000_000);
     }
 
     /** Go's sysmon timer check: an overdue timer and an idle P mean no M is on it; start one. */

@@ -302,7 +302,7 @@ abstract sealed class Workers extends SchedulerState permits Placement {
      * pinned M, other than an M (which pins itself to its P's CPU), calls this first: sysmon,
      * the poller thread. No-op when carriers are not pinned.
      */
-    public void unpinCurrentThread() {
+    void unpinCurrentThread() {
         if (processCpus != null) {
             affinity.pinCurrentThread(processCpus);
         }
@@ -367,10 +367,9 @@ abstract sealed class Workers extends SchedulerState permits Placement {
         boolean start;
         lock.lock();
         try {
-            // If this is the last running P and nobody is polling the network, an M must
-            // stay to poll it.
-            start = runq.size() != 0 || (realNetpoller && netpoller.hasWaiters()
-                    && npidle == gomaxprocs - 1 && lastpoll.get() != 0);
+            // Go also keeps an M when this is the last running P and nobody polls the network;
+            // here no M polls the network (a poller thread or a per-P poll goroutine does).
+            start = runq.size() != 0;
             if (!start) {
                 when = p.timers.when0;
                 pidleput(p);

@@ -1,9 +1,8 @@
 package io.gmp4j;
 
 import io.gmp4j.runtime.G;
-import io.gmp4j.runtime.NetpollThread;
-import io.gmp4j.runtime.Scheduler;
-import io.gmp4j.runtime.TaskBatch;
+import io.gmp4j.runtime.spi.NetpollHost;
+import io.gmp4j.runtime.spi.TaskBatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -15,35 +14,17 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-/** The scheduler's hook for a poller on a thread of its own (the netpoll module's). */
+/**
+ * The scheduler's side of the netpoll seam ({@code io.gmp4j.runtime.spi}): a poller thread's
+ * turns, netpoll's result list in findRunnable, checkdead and close.
+ */
 @ExtendWith(NoUncaughtExceptions.class)
-class NetpollThreadTest {
-
-    /** A stand-in poller: waiters as the test says, shutdown recorded. */
-    static final class FakePoller implements NetpollThread {
-        final AtomicInteger waiters = new AtomicInteger();
-        final AtomicInteger shutdowns = new AtomicInteger();
-
-        @Override
-        public boolean hasWaiters() {
-            return waiters.get() > 0;
-        }
-
-        @Override
-        public String describe() {
-            return "fake waiters=" + waiters.get();
-        }
-
-        @Override
-        public void shutdown(long timeoutMillis) {
-            shutdowns.incrementAndGet();
-        }
-    }
+class NetpollSeamTest {
 
     @Test
     void wakesFromThePollerThreadAreInjectedAsOneBatch() throws Exception {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(2).name("batch").build()) {
-            Scheduler s = rt.scheduler();
+            NetpollHost host = FakeNetpoll.attach(rt).host;
             int n = 50;
             G[] gs = new G[n];
             CountDownLatch parked = new CountDownLatch(n);
@@ -77,14 +58,15 @@ class NetpollThreadTest {
             Thread poller = Thread.ofPlatform().start(() -> {
                 try {
                     TaskBatch batch = new TaskBatch();
-                    s.batchExecutesOf(Thread.currentThread(), batch);
-                    assertThrows(IllegalStateException.class, () -> s.batchExecutesOf(Thread.currentThread(), batch));
+                    Object token = host.beginTurn(batch);
+                    assertThrows(IllegalStateException.class, () -> host.beginTurn(new TaskBatch()),
+                            "a poller thread keeps one batch");
                     for (G g : gs) {
                         g.ready(); // unpark -> Scheduler.execute on this thread -> the batch
                     }
                     assertEquals(n, batch.size(), "every wake collected, none queued");
                     released.set(true);
-                    s.injectglist(batch);
+                    host.endTurn(token, batch);
                     assertTrue(batch.isEmpty());
                 } catch (Throwable t) {
                     failed.set(t);
@@ -95,21 +77,30 @@ class NetpollThreadTest {
             TestSupport.await(ran, () -> rt.stats().toString());
             assertEquals(0, early.get(), "a goroutine ran before the batch was injected");
             assertEquals(before + n, rt.stats().injections());
-            // Another thread's wakes are not batched.
-            assertThrows(IllegalStateException.class, () -> s.batchExecutesOf(poller, new TaskBatch()));
+            // A second poller thread is refused.
+            AtomicReference<Throwable> second = new AtomicReference<>();
+            Thread other = Thread.ofPlatform().start(() -> {
+                try {
+                    host.beginTurn(new TaskBatch());
+                } catch (Throwable t) {
+                    second.set(t);
+                }
+            });
+            other.join(TestSupport.TIMEOUT_S * 1000);
+            assertInstanceOf(IllegalStateException.class, second.get());
         }
     }
 
     @Test
     void aGoroutineWaitingOnTheAttachedPollerIsNotADeadlock() throws Exception {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(2).name("np-checkdead").build()) {
-            FakePoller fake = new FakePoller();
-            assertSame(fake, rt.scheduler().netpollThread(() -> fake));
-            assertSame(fake, rt.scheduler().netpollThread(FakePoller::new), "attached once");
+            FakeNetpoll fake = FakeNetpoll.attach(rt);
+            assertSame(fake, rt.scheduler().attachNetpoll(FakeNetpoll::new), "attached once");
+            assertSame(fake, rt.scheduler().attachedNetpoll());
             assertTrue(rt.stats().counters().contains("netpoll=[fake"), rt.stats().counters());
             AtomicReference<G> main = new AtomicReference<>();
             Thread waker = Thread.ofPlatform().daemon().start(() -> {
-                TestSupport.awaitCondition(() -> main.get() != null && fake.hasWaiters(), () -> "main never waited");
+                TestSupport.awaitCondition(() -> main.get() != null && fake.netpollAnyWaiters(), () -> "main never waited");
                 TestSupport.awaitCondition(() -> {
                     var st = rt.stats();
                     return st.idleThreads() == st.threads() - 1; // every M idle: checkdead has run
@@ -133,14 +124,43 @@ class NetpollThreadTest {
     @Test
     void closeShutsThePollerDownAndAClosedRuntimeAttachesNone() {
         GoRuntime rt = GoRuntime.builder().maxProcs(1).name("np-close").build();
-        FakePoller fake = new FakePoller();
-        rt.scheduler().netpollThread(() -> fake);
+        FakeNetpoll fake = FakeNetpoll.attach(rt);
         rt.close();
         assertEquals(1, fake.shutdowns.get());
-        FakePoller late = new FakePoller();
         GoRuntime closed = GoRuntime.builder().maxProcs(1).name("np-closed").build();
         closed.close();
-        assertThrows(RejectedExecutionException.class, () -> closed.scheduler().netpollThread(() -> late));
-        assertNull(closed.scheduler().netpollThread());
+        assertThrows(RejectedExecutionException.class, () -> closed.scheduler().attachNetpoll(FakeNetpoll::new));
+        assertNull(closed.scheduler().attachedNetpoll());
+    }
+
+    /**
+     * What netpoll puts in its result list runs on the M that asked: a goroutine parked with
+     * nothing else runnable is readied by the fake's netpoll from findRunnable (the ready goes
+     * into the list, not to a queue) and runs.
+     */
+    @Test
+    void aGoroutineNetpollReadiesIntoItsListRuns() throws Exception {
+        try (GoRuntime rt = GoRuntime.builder().maxProcs(1).name("np-list").build()) {
+            FakeNetpoll fake = FakeNetpoll.attach(rt);
+            AtomicReference<G> g = new AtomicReference<>();
+            CountDownLatch ran = new CountDownLatch(1);
+            rt.go(() -> {
+                g.set(G.current());
+                G.current().park("IO wait");
+                ran.countDown();
+            });
+            TestSupport.awaitCondition(() -> g.get() != null && g.get().thread().getState() == Thread.State.WAITING,
+                    () -> "the goroutine never parked");
+            long before = rt.stats().injections();
+            fake.pending.set(g.get());
+            // An M must look: a goroutine that ends at once sends one through findRunnable.
+            rt.go(() -> {
+            });
+            TestSupport.await(ran, () -> "netpoll's goroutine never ran: " + rt.stats());
+            assertNull(fake.pending.get());
+            assertEquals(before, rt.stats().injections(), "a one-goroutine list runs on this P, no injectglist");
+            assertTrue(fake.readiedWithDelay == 0 || fake.readiedWithDelay < 0,
+                    "readied by netpoll(0) before stealing, or by the idle M's netpoll(-1): " + fake.readiedWithDelay);
+        }
     }
 }

@@ -1,10 +1,11 @@
-package io.gmp4j.runtime;
+package io.gmp4j.runtime.spi;
 
 import java.util.Arrays;
 
 /**
- * A list of runnable tasks moved as one unit: Go's {@code gList}, used for netpoll results and
- * {@code injectglist}. Not thread-safe.
+ * A list of runnable tasks moved as one unit: Go's {@code gList}. It is the one batch type of
+ * the netpoll seam: the goroutines a poll turn readies ({@link NetpollHost#beginTurn}), and
+ * the list a {@link Netpoll#netpoll} call returns. Not thread-safe: one owner at a time.
  */
 public final class TaskBatch {
     private Runnable[] items = new Runnable[16];
@@ -38,7 +39,12 @@ public final class TaskBatch {
         return r;
     }
 
-    Runnable[] array() {
+    /**
+     * The backing array, tasks at {@code [0, size())} oldest first, for the scheduler's
+     * {@code injectglist} to copy from in one move; valid until the next {@link #add} or
+     * {@link #clear}.
+     */
+    public Runnable[] array() {
         return items;
     }
 
