@@ -41,6 +41,10 @@ final class Sysmon extends Thread {
         long preemptAt;
     }
     private volatile boolean stop;
+    /** {@code -Dgmp4j.preempthandoff=false}: never hand off a P whose goroutine ignores its preempt request. */
+    private final boolean preemptHandoff = !"false".equals(System.getProperty("gmp4j.preempthandoff"));
+    /** This runtime's share of {@link LoopPreempt#pending}. Sysmon's thread only. */
+    private boolean loopAsking;
 
     Sysmon(Scheduler sched, long schedtraceMillis) {
         super(null, null, sched.name + "-sysmon", 0, false);
@@ -84,6 +88,7 @@ final class Sysmon extends Thread {
             boolean worked = !sched.gcwaiting && retake(now) > 0;
             worked |= pollIfStale(now);
             kickOverdueTimers(now);
+            loopAsking = LoopPreempt.publish(sched, loopAsking);
             if (worked) {
                 idle = 0;
             } else {
@@ -94,6 +99,7 @@ final class Sysmon extends Thread {
                 System.err.println(scheddetail ? sched.stats().toString() : sched.schedtrace());
             }
         }
+        LoopPreempt.retire(loopAsking);
     }
 
     /** Go's retake. Returns the number of Ps retaken. */
@@ -121,7 +127,7 @@ final class Sysmon extends Thread {
                     p.preempt = true;
                     pd.preemptAt = now;
                     sched.preemptRequests.increment();
-                } else if (now - pd.preemptAt >= HANDOFF_AFTER_PREEMPT_NANOS
+                } else if (preemptHandoff && now - pd.preemptAt >= HANDOFF_AFTER_PREEMPT_NANOS
                         && workWaiting(p, now)) {
                     // The goroutine ignored the request: it is pinned (native frame, file I/O)
                     // or CPU-bound. Its M keeps running it without the P; the P moves on.
