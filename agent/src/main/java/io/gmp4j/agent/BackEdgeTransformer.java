@@ -36,21 +36,30 @@ final class BackEdgeTransformer implements ClassFileTransformer {
     static final String POLL = "poll";
 
     private final String[] prefixes;
+    private final String[] excluded;
     private final LongAdder backEdges = new LongAdder();
     /** Per loader: whether it sees LoopPreempt. Guarded by itself. */
     private final Map<ClassLoader, Boolean> seesRuntime = new WeakHashMap<>();
 
     BackEdgeTransformer(List<String> dottedPrefixes) {
-        this.prefixes = dottedPrefixes.stream().map(p -> p.replace('.', '/')).toArray(String[]::new);
+        this.prefixes = dottedPrefixes.stream().filter(p -> !p.startsWith("-"))
+                .map(p -> p.replace('.', '/')).toArray(String[]::new);
+        this.excluded = dottedPrefixes.stream().filter(p -> p.startsWith("-"))
+                .map(p -> p.substring(1).replace('.', '/')).toArray(String[]::new);
     }
 
-    /** Whether the class of internal name {@code name} is under a prefix and not protected. */
+    /** Whether the class of internal name {@code name} is under a prefix, not excluded and not protected. */
     boolean covers(String name) {
         if (name == null) {
             return false;
         }
         for (String root : PreemptAgent.PROTECTED) {
             if (name.startsWith(root.replace('.', '/'))) {
+                return false;
+            }
+        }
+        for (String x : excluded) {
+            if (name.startsWith(x)) {
                 return false;
             }
         }

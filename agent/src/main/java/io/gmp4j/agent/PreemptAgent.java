@@ -9,7 +9,7 @@ import java.util.List;
  * The {@code gmp4j-agent} Java agent: loop preemption for goroutines that never call into
  * gmp4j. Started with the package prefixes whose classes it instruments:
  * <pre>
- * java -javaagent:gmp4j-agent.jar=com.example.,org.foo. ...
+ * java -javaagent:gmp4j-agent.jar=com.example.,org.foo.,-com.example.simd. ...
  * </pre>
  * Each loop back-edge of those classes gets a call to
  * {@code io.gmp4j.runtime.LoopPreempt.poll()}: one volatile read while no preempt request is
@@ -45,7 +45,7 @@ public final class PreemptAgent {
         List<String> prefixes = parsePrefixes(args);
         for (String p : prefixes) {
             for (String root : PROTECTED) {
-                if (root.startsWith(p)) {
+                if (!p.startsWith("-") && root.startsWith(p)) {
                     System.err.println("gmp4j-agent: prefix '" + p + "' also covers " + root
                             + " whose classes are never instrumented (the JDK's and gmp4j's own)");
                 }
@@ -75,7 +75,9 @@ public final class PreemptAgent {
 
     /**
      * The agent's argument: package prefixes, comma-separated, each ending in a dot
-     * ({@code com.example.}) or naming one class ({@code com.example.Main}).
+     * ({@code com.example.}) or naming one class ({@code com.example.Main}); one that starts
+     * with {@code -} excludes what it covers ({@code -com.example.simd.}: loops the JIT
+     * vectorises, which a check at each back-edge keeps scalar).
      *
      * @throws IllegalArgumentException with the reason, for a missing or empty argument, an
      *                                  empty or malformed prefix, or one inside a protected root
@@ -86,13 +88,22 @@ public final class PreemptAgent {
                     + "-javaagent:gmp4j-agent.jar=com.example.,org.foo.");
         }
         List<String> out = new ArrayList<>();
+        boolean anyInclude = false;
         for (String raw : args.split(",", -1)) {
             String p = raw.trim();
+            boolean exclude = p.startsWith("-");
+            if (exclude) {
+                p = p.substring(1).trim();
+            }
             if (p.isEmpty()) {
                 throw new IllegalArgumentException("gmp4j-agent: empty package prefix in '" + args + "'");
             }
             if (!p.matches("[\\p{javaJavaIdentifierPart}.$]+") || p.startsWith(".") || p.contains("..")) {
                 throw new IllegalArgumentException("gmp4j-agent: '" + p + "' is not a package prefix (e.g. com.example.)");
+            }
+            if (exclude) {
+                out.add("-" + p);
+                continue;
             }
             for (String root : PROTECTED) {
                 if (p.startsWith(root) || (p + ".").equals(root)) {
@@ -101,6 +112,10 @@ public final class PreemptAgent {
                 }
             }
             out.add(p);
+            anyInclude = true;
+        }
+        if (!anyInclude) {
+            throw new IllegalArgumentException("gmp4j-agent: '" + args + "' names no package to instrument, only exclusions");
         }
         return List.copyOf(out);
     }

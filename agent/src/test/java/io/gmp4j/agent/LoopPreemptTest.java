@@ -30,6 +30,14 @@ class LoopPreemptTest {
         assertTrue(run.output().contains("starved"), run.output());
     }
 
+    /** Today's rescue without the agent: sysmon hands the spinner's P to another M. */
+    @Test
+    void withoutTheAgentSysmonsHandoffRunsIt() throws Exception {
+        ChildRun run = AgentJvm.run(null, true, HogChild.class, "50");
+        assertEquals(0, run.exit(), run.output());
+        assertTrue(run.output().contains("done spins>0=true loopYields>=1=false"), run.output());
+    }
+
     @Test
     void aGoroutineInANativeFrameIsNotYieldedAndIsPreemptedAfterIt() throws Exception {
         ChildRun run = AgentJvm.run(AgentJvm.PREFIX, false, PinnedChild.class, "native");

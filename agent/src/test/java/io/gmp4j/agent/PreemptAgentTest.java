@@ -45,6 +45,16 @@ class PreemptAgentTest {
     }
 
     @Test
+    void excludesWhatAMinusPrefixCovers() {
+        BackEdgeTransformer t = new BackEdgeTransformer(PreemptAgent.parsePrefixes("com.example.,-com.example.simd."));
+        assertTrue(t.covers("com/example/Main"));
+        assertTrue(!t.covers("com/example/simd/Kernels"));
+        assertTrue(!t.covers("org/other/Main"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> PreemptAgent.parsePrefixes("-com.example."))
+                .getMessage().contains("names no package to instrument"));
+    }
+
+    @Test
     void aBroaderPrefixStillSkipsProtectedClasses() {
         BackEdgeTransformer t = new BackEdgeTransformer(PreemptAgent.parsePrefixes("io.,agenttest."));
         assertTrue(t.covers("io/netty/Foo"));

@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>The fast path is {@link #poll}: one read of {@link #pending}, a word that is true while
  * some P of some runtime has a preempt request. Sysmon sets and clears it ({@link #publish},
- * once per round). Only when it is true does {@link #backEdge} look up the calling goroutine's
+ * once per round); a goroutine back from a back-edge yield clears it too when no other P of its
+ * runtime was asked. Only when it is true does {@link #backEdge} look up the calling goroutine's
  * own P, and yield as {@code Go.gosched()} does when that P was asked (or its M lost it).
  *
  * <p>Where a yield is impossible the check goes on safely: a goroutine with a native frame on
@@ -27,8 +28,8 @@ public final class LoopPreempt {
     }
 
     /**
-     * True while some P has a preempt request that its goroutine has not yet met. Written only
-     * by sysmon threads under {@code LoopPreempt.class}'s lock; read by every instrumented
+     * True while some P has a preempt request that its goroutine has not yet met. Written under
+     * {@code LoopPreempt.class}'s lock (by sysmon, and by a goroutine that met its request); read by every instrumented
      * back-edge. Volatile for what it gives a loop: the read cannot be hoisted out of the loop
      * and eventually sees sysmon's store (opaque semantics would do). On x86 (TSO) a volatile
      * load is the same plain load as an opaque one; on AArch64 it is an {@code ldar} where
@@ -38,8 +39,8 @@ public final class LoopPreempt {
      */
     public static volatile boolean pending;
 
-    /** Runtimes whose sysmon last saw a preempt request. Guarded by {@code LoopPreempt.class}. */
-    private static int asking;
+    /** The runtimes with a P that has a preempt request. Guarded by {@code LoopPreempt.class}. */
+    private static final java.util.Set<Scheduler> ASKING = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     /** Sysmon rounds that saw a request; a pinned goroutine tries to yield once per round. */
     private static volatile int round;
 
@@ -97,41 +98,62 @@ public final class LoopPreempt {
             }
         } else {
             YIELDS.increment();
+            // Back on a P with a new time slice: the request was met. Unless another P of this
+            // runtime has one, drop the pending word now rather than at sysmon's next round
+            // (which a loaded machine delays), so that loops stop taking the slow path. A
+            // request sysmon posts meanwhile may be dropped too: its next round posts it again.
+            M back = Carrier.currentM();
+            if (back != null) {
+                settle(back.sched, true);
+            }
         }
     }
 
     /**
-     * Sysmon's end of round: whether any P of {@code s} still has a request while running a
-     * goroutine, folded into {@link #pending} over all runtimes. {@code wasAsking} is what this
-     * sysmon returned last time; returns the new value.
+     * Sysmon's end of round: whether any P of {@code s} has a request while running a
+     * goroutine, folded into {@link #pending} over all runtimes. Returns whether that changed
+     * (a request posted, or met).
      */
-    static boolean publish(Scheduler s, boolean wasAsking) {
-        boolean now = false;
-        for (P p : s.allp) {
-            if (p.preempt && P.state(p.status()) == P.USER) {
-                now = true;
-                break;
-            }
-        }
-        if (now != wasAsking) {
-            synchronized (LoopPreempt.class) {
-                asking += now ? 1 : -1;
-                pending = asking > 0; // under the lock: two sysmons' transitions never cross
-            }
-        }
+    static boolean publish(Scheduler s) {
+        boolean now = anyAsked(s);
         if (now) {
             round++; // sysmon threads only; a lost increment just merges two rounds
         }
-        return now;
+        return now ? ask(s) : settle(s, false);
     }
 
     /** A stopping sysmon's last word: its runtime asks no more. */
-    static void retire(boolean wasAsking) {
-        if (wasAsking) {
-            synchronized (LoopPreempt.class) {
-                asking--;
-                pending = asking > 0;
+    static void retire(Scheduler s) {
+        settle(s, false);
+    }
+
+    private static boolean anyAsked(Scheduler s) {
+        for (P p : s.allp) {
+            if (p.preempt && P.state(p.status()) == P.USER) {
+                return true;
             }
+        }
+        return false;
+    }
+
+    private static synchronized boolean ask(Scheduler s) {
+        boolean changed = ASKING.add(s);
+        pending = true; // under the lock: transitions of two runtimes never cross
+        return changed;
+    }
+
+    /** {@code s} asks no more (when {@code check}, only if none of its Ps has a request). */
+    private static boolean settle(Scheduler s, boolean check) {
+        if (!pending) {
+            return false; // nobody asks: pending is written false only with ASKING empty
+        }
+        if (check && anyAsked(s)) {
+            return false;
+        }
+        synchronized (LoopPreempt.class) {
+            boolean changed = ASKING.remove(s);
+            pending = !ASKING.isEmpty();
+            return changed;
         }
     }
 

@@ -43,8 +43,6 @@ final class Sysmon extends Thread {
     private volatile boolean stop;
     /** {@code -Dgmp4j.preempthandoff=false}: never hand off a P whose goroutine ignores its preempt request. */
     private final boolean preemptHandoff = !"false".equals(System.getProperty("gmp4j.preempthandoff"));
-    /** This runtime's share of {@link LoopPreempt#pending}. Sysmon's thread only. */
-    private boolean loopAsking;
 
     Sysmon(Scheduler sched, long schedtraceMillis) {
         super(null, null, sched.name + "-sysmon", 0, false);
@@ -88,7 +86,9 @@ final class Sysmon extends Thread {
             boolean worked = !sched.gcwaiting && retake(now) > 0;
             worked |= pollIfStale(now);
             kickOverdueTimers(now);
-            loopAsking = LoopPreempt.publish(sched, loopAsking);
+            // A request posted or met: the next round comes soon (20 us), so that the pending
+            // word drops soon after an instrumented loop meets the request.
+            worked |= LoopPreempt.publish(sched);
             if (worked) {
                 idle = 0;
             } else {
@@ -99,7 +99,7 @@ final class Sysmon extends Thread {
                 System.err.println(scheddetail ? sched.stats().toString() : sched.schedtrace());
             }
         }
-        LoopPreempt.retire(loopAsking);
+        LoopPreempt.retire(sched);
     }
 
     /** Go's retake. Returns the number of Ps retaken. */
