@@ -44,6 +44,11 @@ public final class LoopPreempt {
     /** Sysmon rounds that saw a request; a pinned goroutine tries to yield once per round. */
     private static volatile int round;
 
+    /** Sysmon's longest sleep while loops yield here: a time slice ends within 10-11 ms. */
+    static final long MAX_SLEEP_IN_USE_NANOS = 1_000_000;
+    /** Set at the first back-edge yield of this JVM; never cleared. */
+    private static volatile boolean inUse;
+
     private static final LongAdder YIELDS = new LongAdder();
     private static final LongAdder PINNED = new LongAdder();
     /** The round in which this goroutine's yield failed (it was pinned); set only on failure. */
@@ -98,6 +103,9 @@ public final class LoopPreempt {
             }
         } else {
             YIELDS.increment();
+            if (!inUse) {
+                inUse = true;
+            }
             // Back on a P with a new time slice: the request was met. Unless another P of this
             // runtime has one, drop the pending word now rather than at sysmon's next round
             // (which a loaded machine delays), so that loops stop taking the slow path. A
@@ -155,6 +163,15 @@ public final class LoopPreempt {
             pending = !ASKING.isEmpty();
             return changed;
         }
+    }
+
+    /**
+     * Sysmon's longest sleep: {@code max}, or 1 ms once instrumented loops yield in this JVM.
+     * A request is posted at the first round at least 10 ms into a time slice; at the 10 ms
+     * sleep that is up to 20 ms in, at 1 ms up to 11 ms (1,000 rounds a second while Ps run).
+     */
+    static long maxSleep(long max) {
+        return inUse ? Math.min(max, MAX_SLEEP_IN_USE_NANOS) : max;
     }
 
     /** Yields made at back-edges (every runtime of this JVM). */

@@ -70,7 +70,7 @@ final class Sysmon extends Thread {
             if (idle == 0) {
                 delay = MIN_SLEEP_NANOS;
             } else if (idle > IDLE_ROUNDS_BEFORE_BACKOFF) {
-                delay = Math.min(delay * 2, MAX_SLEEP_NANOS);
+                delay = Math.min(delay * 2, LoopPreempt.maxSleep(MAX_SLEEP_NANOS));
             }
             // With every P idle there is nothing to retake: sleep the longest.
             if (sched.npidle() == sched.gomaxprocs && sched.nsyscall.get() == 0) {
