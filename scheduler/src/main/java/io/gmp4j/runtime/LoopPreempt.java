@@ -60,7 +60,7 @@ public final class LoopPreempt {
      * is taken only while a preempt request is pending.
      */
     public static void poll() {
-        if (pending) {
+        if (pending) { // volatile read: not hoisted out of the loop; a plain load on x86 (see pending)
             backEdge();
         }
     }
