@@ -42,6 +42,7 @@ public final class BenchChild {
             switch (bench) {
                 case "spawn", "skynet", "fib" -> runMacro(bench, impl, procs, reps[0], reps[1]);
                 case "fib-paired" -> runFibPaired(impl, procs, reps[0], reps[1]);
+                case "hog", "agent-cost" -> AgentBench.runChild(bench, impl, procs, reps[0], reps[1]);
                 case "floor" -> runFloor(impl, procs, reps[0], reps[1]);
                 case "pingpong", "buffered-1p1c", "buffered-4p4c", "select", "sieve", "threadring" ->
                         runChan(bench, impl, procs, reps[0], reps[1]);

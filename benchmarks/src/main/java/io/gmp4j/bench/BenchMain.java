@@ -81,7 +81,8 @@ public final class BenchMain {
             "savina-fj-creation", "savina-big", "savina-chameneos",
             "echo-c1", "echo-c16", "echo-c256", "bulk", "chat-fanout",
             "proxy-rps-c16", "proxy-rps-c256", "proxy-bulk", "echo-turns-c16", "echo-turns-c256",
-            "remote-pingpong", "remote-throughput-1", "remote-throughput-10", "remote-kill-detect");
+            "remote-pingpong", "remote-throughput-1", "remote-throughput-10", "remote-kill-detect",
+            "hog", "agent-cost");
     /** The channel benchmarks ({@link ChanBodies}): gmp4j, jdk (not select), jox and go. */
     static final List<String> CHAN_BENCHES = List.of(
             "pingpong", "buffered-1p1c", "buffered-4p4c", "select", "sieve", "threadring");
@@ -165,6 +166,9 @@ public final class BenchMain {
          * 10 ms a run) get their repetitions from the time floors instead ({@link Reps}).
          */
         String repsFor(String bench) {
+            if (AgentBench.handles(bench) && reps <= 0 && warmup < 0) {
+                return AgentBench.defaultReps(bench, quick);
+            }
             if (bench.equals("savina-threadring") && reps <= 0 && warmup < 0) {
                 // about 10 ms a run: more repetitions for the JIT and the median to settle
                 return quick ? "5+5" : "10+10";
@@ -229,6 +233,7 @@ public final class BenchMain {
                             echo-turns-c16 echo-turns-c256 (every echo server at once, loaded in turns)
                             remote-pingpong remote-throughput-1 remote-throughput-10 remote-kill-detect
                             (two JVMs on loopback; gmp4j and pekko only; once, at the largest --procs)
+                            hog agent-cost (loop preemption at procs 1: gmp4j, gmp4j-agent, gmp4j-none)
                             (default: all)
                   --procs   GOMAXPROCS / scheduler parallelism values (default 1,2); floor runs at 1 only;
                             fib-paired runs 1 and the largest value (at least 2) in one process
@@ -367,6 +372,9 @@ public final class BenchMain {
                 }
                 procsList = List.of(1);
             }
+            if (AgentBench.handles(bench)) {
+                procsList = List.of(1); // loop preemption at one P: see AgentBench
+            }
             if (bench.equals("fib-paired")) {
                 // one process per impl runs procs 1 and the largest procs asked for, alternating
                 int most = opt.procs.stream().mapToInt(Integer::intValue).max().orElse(2);
@@ -392,6 +400,18 @@ public final class BenchMain {
                         continue;
                     }
                     for (String impl : opt.impls) {
+                        if (AgentBench.handles(bench)) {
+                            if (impl.equals("gmp4j")) {
+                                for (String v : AgentBench.variants(bench)) {
+                                    List<String> cmd = childJvm(java, jvmFlags, impl, procs, childFlags);
+                                    cmd.addAll(AgentBench.flags(v, cp));
+                                    cmd.add("-Dgmp4j.bench.timeout=" + opt.timeoutSeconds);
+                                    cmd.addAll(List.of("-cp", cp, BenchChild.class.getName(), bench, v, "1", reps));
+                                    runChild(bench, v, procs, cmd, Map.of());
+                                }
+                            }
+                            continue; // gmp4j's runtimes only, with and without the agent
+                        }
                         if (NetBench.isNet(bench)) {
                             if (NetBench.impls(bench).contains(impl) && (!impl.equals("go") || goBinary != null)) {
                                 runNet(bench, impl, procs, reps, launcher);

@@ -43,6 +43,8 @@ final class Sysmon extends Thread {
         long preemptAt;
     }
     private volatile boolean stop;
+    /** {@code -Dgmp4j.preempthandoff=false}: never hand off a P whose goroutine ignores its preempt request. */
+    private final boolean preemptHandoff = !"false".equals(System.getProperty("gmp4j.preempthandoff"));
 
     Sysmon(Scheduler sched, long schedtraceMillis) {
         super(null, null, sched.name + "-sysmon", 0, false);
@@ -70,7 +72,7 @@ final class Sysmon extends Thread {
             if (idle == 0) {
                 delay = MIN_SLEEP_NANOS;
             } else if (idle > IDLE_ROUNDS_BEFORE_BACKOFF) {
-                delay = Math.min(delay * 2, MAX_SLEEP_NANOS);
+                delay = Math.min(delay * 2, LoopPreempt.maxSleep(MAX_SLEEP_NANOS));
             }
             // With every P idle there is nothing to retake: sleep the longest.
             if (sched.npidle() == sched.gomaxprocs && sched.nsyscall.get() == 0) {
@@ -86,6 +88,9 @@ final class Sysmon extends Thread {
             boolean worked = !sched.gcwaiting && retake(now) > 0;
             worked |= pollIfStale(now);
             kickOverdueTimers(now);
+            // A request posted or met: the next round comes soon (20 us), so that the pending
+            // word drops soon after an instrumented loop meets the request.
+            worked |= LoopPreempt.publish(sched);
             if (worked) {
                 idle = 0;
             } else {
@@ -96,6 +101,7 @@ final class Sysmon extends Thread {
                 System.err.println(scheddetail ? sched.stats().toString() : sched.schedtrace());
             }
         }
+        LoopPreempt.retire(sched);
     }
 
     /** Go's retake. Returns the number of Ps retaken. */
@@ -123,7 +129,7 @@ final class Sysmon extends Thread {
                     p.preempt = true;
                     pd.preemptAt = now;
                     sched.preemptRequests.increment();
-                } else if (now - pd.preemptAt >= HANDOFF_AFTER_PREEMPT_NANOS
+                } else if (preemptHandoff && now - pd.preemptAt >= HANDOFF_AFTER_PREEMPT_NANOS
                         && workWaiting(p, now)) {
                     // The goroutine ignored the request: it is pinned (native frame, file I/O)
                     // or CPU-bound. Its M keeps running it without the P; the P moves on.
