@@ -22,10 +22,10 @@ final class Acceptor {
     private final ChatServer server;
     private final GoRuntime rt;
     private final Listener listener;
-    private final ChatServer.Config cfg;
+    private final ChatConfig cfg;
     private final Chan<Void> quit;
 
-    Acceptor(ChatServer server, GoRuntime rt, Listener listener, ChatServer.Config cfg, Chan<Void> quit) {
+    Acceptor(ChatServer server, GoRuntime rt, Listener listener, ChatConfig cfg, Chan<Void> quit) {
         this.server = server;
         this.rt = rt;
         this.listener = listener;

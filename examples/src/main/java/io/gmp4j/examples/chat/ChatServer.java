@@ -2,6 +2,7 @@ package io.gmp4j.examples.chat;
 
 import io.gmp4j.GoRuntime;
 import io.gmp4j.examples.AcceptBackoff;
+import io.gmp4j.examples.chat.ChatConfig.SlowPolicy;
 import io.gmp4j.chan.Chan;
 import io.gmp4j.chan.Select;
 import io.gmp4j.net.Listener;
@@ -15,7 +16,6 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
  *     up to 1 s, cut short by {@link #close});</li>
  * <li>a <b>reader</b> per connection: reads lines ({@link LineIn}, with the read deadline as
  *     the idle timeout) and posts each to the hub; it never writes;</li>
- * <li>a <b>writer</b> per connection, fed by a bounded channel ({@link Config#queue} lines):
+ * <li>a <b>writer</b> per connection, fed by a bounded channel ({@link ChatConfig#queue} lines):
  *     it takes whatever is queued (up to 64 KiB), writes it as one batch and waits again only
  *     when the channel is empty, so a busy room costs one socket write per batch, not one per
  *     line;</li>
@@ -53,7 +53,7 @@ import java.util.regex.Pattern;
  *
  * <h2>Slow clients</h2>
  * The hub never waits for a client: {@link Chan#trySend} either queues a line or finds the
- * client's outbound channel full, and then {@link Config#slowPolicy} decides:
+ * client's outbound channel full, and then {@link ChatConfig#slowPolicy} decides:
  * <ul>
  * <li>{@link SlowPolicy#DISCONNECT} (the default): the client is disconnected on the spot (its
  *     connection closed, which also wakes its writer parked on the full socket) and the room is
@@ -83,99 +83,16 @@ import java.util.regex.Pattern;
  * <h2>Shutdown</h2>
  * {@link #close()}: the listener stops, every client gets {@code *** server shutting down,
  * goodbye} and a FIN once its queue is written; connections the clients have not closed after
- * {@link Config#grace} are closed by the server.
+ * {@link ChatConfig#grace} are closed by the server.
  */
 public final class ChatServer implements AutoCloseable {
-    /** What the hub does when a client's outbound channel is full (see "Slow clients" above). */
-    public enum SlowPolicy {
-        /** Close the connection and tell the client's room it was too slow. */
-        DISCONNECT,
-        /** Keep the client, drop its lines while its channel is full, then tell it how many. */
-        DROP;
-
-        /**
-         * The policy named {@code name} ({@code disconnect} or {@code drop}, any case), as the
-         * {@code --slow-policy} flag takes it.
-         *
-         * @throws IllegalArgumentException naming the accepted values when it is neither
-         */
-        public static SlowPolicy parse(String name) {
-            for (SlowPolicy p : values()) {
-                if (p.name().equalsIgnoreCase(name)) {
-                    return p;
-                }
-            }
-            throw new IllegalArgumentException("slow policy must be disconnect or drop, not '" + name + "'");
-        }
-    }
-
-    /**
-     * The server's limits.
-     *
-     * @param maxClients connections served at once; one more is told "server full"
-     * @param maxLine    the longest line accepted, in bytes
-     * @param idle       how long a client may send nothing; zero or negative: no limit
-     * @param queue      lines queued per client before it counts as slow
-     * @param grace      how long clients have to close after the goodbye at shutdown
-     * @param slowPolicy what happens to a client whose queue is full
-     */
-    public record Config(int maxClients, int maxLine, Duration idle, int queue, Duration grace, SlowPolicy slowPolicy) {
-        /** Checks the limits. */
-        public Config {
-            if (maxClients < 1 || maxLine < 1 || queue < 1) {
-                throw new IllegalArgumentException("maxClients, maxLine and queue must be >= 1");
-            }
-            Objects.requireNonNull(idle, "idle");
-            Objects.requireNonNull(grace, "grace");
-            Objects.requireNonNull(slowPolicy, "slowPolicy");
-        }
-
-        /** The limits with {@link SlowPolicy#DISCONNECT} for slow clients. */
-        public Config(int maxClients, int maxLine, Duration idle, int queue, Duration grace) {
-            this(maxClients, maxLine, idle, queue, grace, SlowPolicy.DISCONNECT);
-        }
-
-        /**
-         * 1000 clients, 1 KiB lines, 5 minutes idle, 1024 queued lines, 2 s to say goodbye,
-         * slow clients disconnected.
-         */
-        public static Config defaults() {
-            return new Config(1000, 1024, Duration.ofMinutes(5), 1024, Duration.ofSeconds(2), SlowPolicy.DISCONNECT);
-        }
-
-        /** This config with at most {@code n} clients. */
-        public Config withMaxClients(int n) {
-            return new Config(n, maxLine, idle, queue, grace, slowPolicy);
-        }
-
-        /** This config with lines of at most {@code n} bytes. */
-        public Config withMaxLine(int n) {
-            return new Config(maxClients, n, idle, queue, grace, slowPolicy);
-        }
-
-        /** This config with idle timeout {@code d}; zero or negative: no idle timeout. */
-        public Config withIdle(Duration d) {
-            return new Config(maxClients, maxLine, d, queue, grace, slowPolicy);
-        }
-
-        /** This config with {@code n} lines queued per client. */
-        public Config withQueue(int n) {
-            return new Config(maxClients, maxLine, idle, n, grace, slowPolicy);
-        }
-
-        /** This config with {@code p} for clients whose queue is full. */
-        public Config withSlowPolicy(SlowPolicy p) {
-            return new Config(maxClients, maxLine, idle, queue, grace, p);
-        }
-    }
-
     static final String DEFAULT_ROOM = "lobby";
     static final String GOODBYE = "*** server shutting down, goodbye";
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,20}");
 
     // ---- set once
     private final GoRuntime rt;
-    private final Config cfg;
+    private final ChatConfig cfg;
     private final Listener listener;
     /** The other nodes' rooms and users; null for a server on its own. */
     private final ClusterBridge cluster;
@@ -201,7 +118,7 @@ public final class ChatServer implements AutoCloseable {
     private long served;
     // (the counters are read by summary() after stopped: completing it orders them)
 
-    private ChatServer(GoRuntime rt, Config cfg, Listener listener, ClusterBridge cluster) {
+    private ChatServer(GoRuntime rt, ChatConfig cfg, Listener listener, ClusterBridge cluster) {
         this.rt = rt;
         this.cfg = cfg;
         this.listener = listener;
@@ -212,15 +129,15 @@ public final class ChatServer implements AutoCloseable {
      * Listens on {@code address} ({@code "127.0.0.1:0"} for a free port) with goroutines of
      * {@code rt}, and serves until {@link #close()}.
      */
-    public static ChatServer start(GoRuntime rt, String address, Config cfg) throws IOException {
+    public static ChatServer start(GoRuntime rt, String address, ChatConfig cfg) throws IOException {
         return start(rt, address, cfg, null);
     }
 
     /**
-     * {@link #start(GoRuntime, String, Config)} as one node of a chat cluster: {@code cluster}
+     * {@link #start(GoRuntime, String, ChatConfig)} as one node of a chat cluster: {@code cluster}
      * (null: on its own) joins this server's rooms to the other nodes'.
      */
-    static ChatServer start(GoRuntime rt, String address, Config cfg, ClusterBridge cluster) throws IOException {
+    static ChatServer start(GoRuntime rt, String address, ChatConfig cfg, ClusterBridge cluster) throws IOException {
         CompletableFuture<Listener> l = new CompletableFuture<>();
         rt.go(() -> { // the listener belongs to the runtime of the goroutine that opens it
             try {
@@ -437,7 +354,7 @@ public final class ChatServer implements AutoCloseable {
             case TooLong(Client c) -> send(c, "*** line too long (max " + cfg.maxLine() + " bytes), ignored");
             case Left(Client c, boolean idle) -> {
                 if (idle) {
-                    send(c, "*** idle for " + human(cfg.idle()) + ", disconnecting");
+                    send(c, "*** idle for " + ChatConfig.human(cfg.idle()) + ", disconnecting");
                 }
                 remove(c, idle ? "idle" : "quit");
             }
@@ -617,15 +534,6 @@ public final class ChatServer implements AutoCloseable {
             case "/help" -> send(c, "*** commands: /nick <new>, /join <room>, /rooms, /who, /msg <nick> <text>, /quit");
             default -> send(c, "*** unknown command " + w[0] + "; /help lists them");
         }
-    }
-
-    /** 5m, 30s, 300ms, as the {@code --idle} flag takes them. */
-    static String human(Duration d) {
-        long ms = d.toMillis();
-        if (ms % 60_000 == 0 && ms > 0) {
-            return ms / 60_000 + "m";
-        }
-        return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
     }
 
     private static String key(String nick) {
