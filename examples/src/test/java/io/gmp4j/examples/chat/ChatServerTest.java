@@ -292,7 +292,7 @@ class ChatServerTest extends ChatTestBase {
             cs.add(pending);
             Thread closer = Thread.ofPlatform().start(server::close);
             for (ChatClient c : cs) {
-                c.await(ChatServer.GOODBYE::equals);
+                c.await(Hub.GOODBYE::equals);
                 assertEquals(List.of(), c.readToEnd(), "the goodbye is the last line");
                 c.close();
             }
