@@ -7,13 +7,11 @@ import io.gmp4j.chan.Select;
 import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.runtime.ShortLock;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
@@ -56,12 +54,8 @@ public final class ActorSystem implements AutoCloseable {
     private final AtomicBoolean allStoppedClosed = new AtomicBoolean();
     private volatile boolean shutDown;
 
-    private final LongAdder deadLetters = new LongAdder();
-    private final LongAdder failures = new LongAdder();
-    private final ShortLock listenersLock = new ShortLock();
-    @SuppressWarnings("unchecked")
-    private volatile Consumer<DeadLetter>[] deadLetterListeners = new Consumer[0];
-    private volatile Consumer<Terminated> failureListener;
+    /** Dead letters and failures: their counts and listeners. */
+    private final Incidents incidents;
 
     private ActorSystem(String name, GoRuntime runtime, boolean ownsRuntime, int throughput) {
         this.name = name;
@@ -69,6 +63,7 @@ public final class ActorSystem implements AutoCloseable {
         this.ownsRuntime = ownsRuntime;
         this.sched = runtime.scheduler();
         this.throughput = throughput;
+        this.incidents = new Incidents(name);
     }
 
     /**
@@ -331,19 +326,9 @@ public final class ActorSystem implements AutoCloseable {
     // Dead letters and failures
     // =====================================================================================
 
+    /** Counts {@code msg}, not delivered to {@code recipient}, and tells the listeners ({@link Incidents}). */
     void deadLetter(Object msg, ActorRef<?> recipient) {
-        deadLetters.increment();
-        Consumer<DeadLetter>[] ls = deadLetterListeners;
-        if (ls.length > 0) {
-            DeadLetter d = new DeadLetter(msg, recipient);
-            for (Consumer<DeadLetter> l : ls) {
-                try {
-                    l.accept(d);
-                } catch (RuntimeException e) {
-                    // a listener's failure is its own
-                }
-            }
-        }
+        incidents.deadLetter(msg, recipient);
     }
 
     /**
@@ -354,7 +339,7 @@ public final class ActorSystem implements AutoCloseable {
      * }</pre>
      */
     public long deadLetterCount() {
-        return deadLetters.sum();
+        return incidents.deadLetterCount();
     }
 
     /**
@@ -367,33 +352,7 @@ public final class ActorSystem implements AutoCloseable {
      * }</pre>
      */
     public Runnable onDeadLetter(Consumer<DeadLetter> listener) {
-        listenersLock.lock();
-        try {
-            Consumer<DeadLetter>[] ls = deadLetterListeners;
-            Consumer<DeadLetter>[] n = Arrays.copyOf(ls, ls.length + 1);
-            n[ls.length] = listener;
-            deadLetterListeners = n;
-        } finally {
-            listenersLock.unlock();
-        }
-        return () -> {
-            listenersLock.lock();
-            try {
-                Consumer<DeadLetter>[] ls = deadLetterListeners;
-                for (int i = 0; i < ls.length; i++) {
-                    if (ls[i] == listener) {
-                        @SuppressWarnings("unchecked")
-                        Consumer<DeadLetter>[] n = new Consumer[ls.length - 1];
-                        System.arraycopy(ls, 0, n, 0, i);
-                        System.arraycopy(ls, i + 1, n, i, ls.length - i - 1);
-                        deadLetterListeners = n;
-                        return;
-                    }
-                }
-            } finally {
-                listenersLock.unlock();
-            }
-        };
+        return incidents.onDeadLetter(listener);
     }
 
     /**
@@ -411,21 +370,9 @@ public final class ActorSystem implements AutoCloseable {
         return ch;
     }
 
+    /** Counts {@code cell}'s failure and reports it ({@link Incidents}). */
     void failed(ActorCell<?> cell, Throwable why) {
-        failures.increment();
-        Consumer<Terminated> l = failureListener;
-        if (l != null) {
-            try {
-                l.accept(new Terminated(cell, why));
-            } catch (RuntimeException e) {
-                // the listener's failure is its own
-            }
-        } else {
-            // As the scheduler reports a failed task: an actor that dies silently (say of a
-            // NoSuchMethodError) would look like a hang.
-            System.err.println("gmp4j: actor " + cell.name() + " of actor system '" + name + "' failed:");
-            why.printStackTrace();
-        }
+        incidents.failed(cell, why);
     }
 
     /**
@@ -438,7 +385,7 @@ public final class ActorSystem implements AutoCloseable {
      * }</pre>
      */
     public long failureCount() {
-        return failures.sum();
+        return incidents.failureCount();
     }
 
     /**
@@ -451,7 +398,7 @@ public final class ActorSystem implements AutoCloseable {
      * }</pre>
      */
     public void onFailure(Consumer<Terminated> listener) {
-        failureListener = listener;
+        incidents.onFailure(listener);
     }
 
     // =====================================================================================
