@@ -3,14 +3,11 @@ package io.gmp4j.actor;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.chan.Chan;
 import io.gmp4j.chan.RecvChan;
-import io.gmp4j.chan.Select;
 import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.runtime.ShortLock;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -36,6 +33,9 @@ public final class ActorSystem implements AutoCloseable {
     /** Messages a behaviour actor handles per run by default. */
     public static final int DEFAULT_THROUGHPUT = 64;
 
+    // Spawning and the name registry are kept here; dead letters and failures by Incidents;
+    // the top level, the live count and the shutdown's stop-and-wait by LiveActors.
+
     private final String name;
     private final GoRuntime runtime;
     private final boolean ownsRuntime;
@@ -46,13 +46,8 @@ public final class ActorSystem implements AutoCloseable {
     private final ShortLock namesLock = new ShortLock();
     private final HashMap<String, ActorCell<?>> names = new HashMap<>();
 
-    private final ShortLock topLock = new ShortLock();
-    private final HashSet<ActorCell<?>> topLevel = new HashSet<>();
-    private boolean closing; // guarded by topLock
-    private final AtomicLong live = new AtomicLong();
-    private final Chan<Object> allStopped = new Chan<>();
-    private final AtomicBoolean allStoppedClosed = new AtomicBoolean();
-    private volatile boolean shutDown;
+    /** The top level, the live count and the shutdown's stop-and-wait. */
+    private final LiveActors live = new LiveActors();
 
     /** Dead letters and failures: their counts and listeners. */
     private final Incidents incidents;
@@ -211,27 +206,7 @@ public final class ActorSystem implements AutoCloseable {
         if (cell.named) {
             register(cell);
         }
-        boolean added;
-        if (parent == null) {
-            topLock.lock();
-            try {
-                added = !closing;
-                if (added) {
-                    topLevel.add(cell);
-                    live.incrementAndGet();
-                }
-            } finally {
-                topLock.unlock();
-            }
-        } else {
-            // Counted first: a parent's finish cannot complete the shutdown while a child it
-            // accepted is not yet counted.
-            live.incrementAndGet();
-            added = parent.addChild(cell);
-            if (!added) {
-                actorGone();
-            }
-        }
+        boolean added = parent == null ? live.addTopLevel(cell) : live.addChild(parent, cell);
         if (!added) {
             if (cell.named) {
                 unregister(cell.name, cell);
@@ -405,27 +380,14 @@ public final class ActorSystem implements AutoCloseable {
     // Lifecycle
     // =====================================================================================
 
+    /** {@code cell}, a top-level actor, has finished ({@link LiveActors}). */
     void topLevelTerminated(ActorCell<?> cell) {
-        topLock.lock();
-        try {
-            topLevel.remove(cell);
-        } finally {
-            topLock.unlock();
-        }
-        actorGone();
+        live.topLevelTerminated(cell);
     }
 
     /** Called once per finished actor (and for a spawn that was refused). */
     void actorGone() {
-        if (live.decrementAndGet() == 0 && shutDown) {
-            signalAllStopped();
-        }
-    }
-
-    private void signalAllStopped() {
-        if (allStoppedClosed.compareAndSet(false, true)) {
-            allStopped.close();
-        }
+        live.actorGone();
     }
 
     /**
@@ -436,7 +398,7 @@ public final class ActorSystem implements AutoCloseable {
      * }</pre>
      */
     public long liveActors() {
-        return live.get();
+        return live.count();
     }
 
     /**
@@ -453,30 +415,7 @@ public final class ActorSystem implements AutoCloseable {
      * @return true if every actor stopped in time (and the runtime's threads ended)
      */
     public boolean shutdown(Duration timeout) {
-        ActorCell<?>[] roots;
-        topLock.lock();
-        try {
-            closing = true;
-            roots = topLevel.toArray(new ActorCell<?>[0]);
-        } finally {
-            topLock.unlock();
-        }
-        shutDown = true;
-        if (live.get() == 0) {
-            signalAllStopped();
-        }
-        for (ActorCell<?> r : roots) {
-            r.stop();
-        }
-        boolean stopped;
-        if (!runtime.isClosed()) {
-            Select s = new Select();
-            int done = s.recv(allStopped);
-            s.timeout(timeout);
-            stopped = s.select() == done;
-        } else {
-            stopped = live.get() == 0;
-        }
+        boolean stopped = live.stopAll(runtime, timeout);
         if (ownsRuntime && !runtime.isClosed()) {
             stopped &= sched.close(Math.max(1, timeout.toMillis()));
         }
@@ -503,7 +442,7 @@ public final class ActorSystem implements AutoCloseable {
      * }</pre>
      */
     public boolean isShutDown() {
-        return shutDown;
+        return live.isShutDown();
     }
 
     /**
@@ -542,7 +481,7 @@ public final class ActorSystem implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "ActorSystem[" + name + ", " + live.get() + " actors]";
+        return "ActorSystem[" + name + ", " + live.count() + " actors]";
     }
 
     /**
