@@ -3,17 +3,12 @@ package io.gmp4j.actor;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.chan.Chan;
 import io.gmp4j.chan.RecvChan;
-import io.gmp4j.chan.Select;
 import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.runtime.ShortLock;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
@@ -38,6 +33,9 @@ public final class ActorSystem implements AutoCloseable {
     /** Messages a behaviour actor handles per run by default. */
     public static final int DEFAULT_THROUGHPUT = 64;
 
+    // Spawning and the name registry are kept here; dead letters and failures by Incidents;
+    // the top level, the live count and the shutdown's stop-and-wait by LiveActors.
+
     private final String name;
     private final GoRuntime runtime;
     private final boolean ownsRuntime;
@@ -48,20 +46,11 @@ public final class ActorSystem implements AutoCloseable {
     private final ShortLock namesLock = new ShortLock();
     private final HashMap<String, ActorCell<?>> names = new HashMap<>();
 
-    private final ShortLock topLock = new ShortLock();
-    private final HashSet<ActorCell<?>> topLevel = new HashSet<>();
-    private boolean closing; // guarded by topLock
-    private final AtomicLong live = new AtomicLong();
-    private final Chan<Object> allStopped = new Chan<>();
-    private final AtomicBoolean allStoppedClosed = new AtomicBoolean();
-    private volatile boolean shutDown;
+    /** The top level, the live count and the shutdown's stop-and-wait. */
+    private final LiveActors live = new LiveActors();
 
-    private final LongAdder deadLetters = new LongAdder();
-    private final LongAdder failures = new LongAdder();
-    private final ShortLock listenersLock = new ShortLock();
-    @SuppressWarnings("unchecked")
-    private volatile Consumer<DeadLetter>[] deadLetterListeners = new Consumer[0];
-    private volatile Consumer<Terminated> failureListener;
+    /** Dead letters and failures: their counts and listeners. */
+    private final Incidents incidents;
 
     private ActorSystem(String name, GoRuntime runtime, boolean ownsRuntime, int throughput) {
         this.name = name;
@@ -69,6 +58,7 @@ public final class ActorSystem implements AutoCloseable {
         this.ownsRuntime = ownsRuntime;
         this.sched = runtime.scheduler();
         this.throughput = throughput;
+        this.incidents = new Incidents(name);
     }
 
     /**
@@ -216,27 +206,7 @@ public final class ActorSystem implements AutoCloseable {
         if (cell.named) {
             register(cell);
         }
-        boolean added;
-        if (parent == null) {
-            topLock.lock();
-            try {
-                added = !closing;
-                if (added) {
-                    topLevel.add(cell);
-                    live.incrementAndGet();
-                }
-            } finally {
-                topLock.unlock();
-            }
-        } else {
-            // Counted first: a parent's finish cannot complete the shutdown while a child it
-            // accepted is not yet counted.
-            live.incrementAndGet();
-            added = parent.addChild(cell);
-            if (!added) {
-                actorGone();
-            }
-        }
+        boolean added = parent == null ? live.addTopLevel(cell) : live.addChild(parent, cell);
         if (!added) {
             if (cell.named) {
                 unregister(cell.name, cell);
@@ -331,19 +301,9 @@ public final class ActorSystem implements AutoCloseable {
     // Dead letters and failures
     // =====================================================================================
 
+    /** Counts {@code msg}, not delivered to {@code recipient}, and tells the listeners ({@link Incidents}). */
     void deadLetter(Object msg, ActorRef<?> recipient) {
-        deadLetters.increment();
-        Consumer<DeadLetter>[] ls = deadLetterListeners;
-        if (ls.length > 0) {
-            DeadLetter d = new DeadLetter(msg, recipient);
-            for (Consumer<DeadLetter> l : ls) {
-                try {
-                    l.accept(d);
-                } catch (RuntimeException e) {
-                    // a listener's failure is its own
-                }
-            }
-        }
+        incidents.deadLetter(msg, recipient);
     }
 
     /**
@@ -354,7 +314,7 @@ public final class ActorSystem implements AutoCloseable {
      * }</pre>
      */
     public long deadLetterCount() {
-        return deadLetters.sum();
+        return incidents.deadLetterCount();
     }
 
     /**
@@ -367,33 +327,7 @@ public final class ActorSystem implements AutoCloseable {
      * }</pre>
      */
     public Runnable onDeadLetter(Consumer<DeadLetter> listener) {
-        listenersLock.lock();
-        try {
-            Consumer<DeadLetter>[] ls = deadLetterListeners;
-            Consumer<DeadLetter>[] n = Arrays.copyOf(ls, ls.length + 1);
-            n[ls.length] = listener;
-            deadLetterListeners = n;
-        } finally {
-            listenersLock.unlock();
-        }
-        return () -> {
-            listenersLock.lock();
-            try {
-                Consumer<DeadLetter>[] ls = deadLetterListeners;
-                for (int i = 0; i < ls.length; i++) {
-                    if (ls[i] == listener) {
-                        @SuppressWarnings("unchecked")
-                        Consumer<DeadLetter>[] n = new Consumer[ls.length - 1];
-                        System.arraycopy(ls, 0, n, 0, i);
-                        System.arraycopy(ls, i + 1, n, i, ls.length - i - 1);
-                        deadLetterListeners = n;
-                        return;
-                    }
-                }
-            } finally {
-                listenersLock.unlock();
-            }
-        };
+        return incidents.onDeadLetter(listener);
     }
 
     /**
@@ -411,21 +345,9 @@ public final class ActorSystem implements AutoCloseable {
         return ch;
     }
 
+    /** Counts {@code cell}'s failure and reports it ({@link Incidents}). */
     void failed(ActorCell<?> cell, Throwable why) {
-        failures.increment();
-        Consumer<Terminated> l = failureListener;
-        if (l != null) {
-            try {
-                l.accept(new Terminated(cell, why));
-            } catch (RuntimeException e) {
-                // the listener's failure is its own
-            }
-        } else {
-            // As the scheduler reports a failed task: an actor that dies silently (say of a
-            // NoSuchMethodError) would look like a hang.
-            System.err.println("gmp4j: actor " + cell.name() + " of actor system '" + name + "' failed:");
-            why.printStackTrace();
-        }
+        incidents.failed(cell, why);
     }
 
     /**
@@ -438,7 +360,7 @@ public final class ActorSystem implements AutoCloseable {
      * }</pre>
      */
     public long failureCount() {
-        return failures.sum();
+        return incidents.failureCount();
     }
 
     /**
@@ -451,34 +373,21 @@ public final class ActorSystem implements AutoCloseable {
      * }</pre>
      */
     public void onFailure(Consumer<Terminated> listener) {
-        failureListener = listener;
+        incidents.onFailure(listener);
     }
 
     // =====================================================================================
     // Lifecycle
     // =====================================================================================
 
+    /** {@code cell}, a top-level actor, has finished ({@link LiveActors}). */
     void topLevelTerminated(ActorCell<?> cell) {
-        topLock.lock();
-        try {
-            topLevel.remove(cell);
-        } finally {
-            topLock.unlock();
-        }
-        actorGone();
+        live.topLevelTerminated(cell);
     }
 
     /** Called once per finished actor (and for a spawn that was refused). */
     void actorGone() {
-        if (live.decrementAndGet() == 0 && shutDown) {
-            signalAllStopped();
-        }
-    }
-
-    private void signalAllStopped() {
-        if (allStoppedClosed.compareAndSet(false, true)) {
-            allStopped.close();
-        }
+        live.actorGone();
     }
 
     /**
@@ -489,7 +398,7 @@ public final class ActorSystem implements AutoCloseable {
      * }</pre>
      */
     public long liveActors() {
-        return live.get();
+        return live.count();
     }
 
     /**
@@ -506,30 +415,7 @@ public final class ActorSystem implements AutoCloseable {
      * @return true if every actor stopped in time (and the runtime's threads ended)
      */
     public boolean shutdown(Duration timeout) {
-        ActorCell<?>[] roots;
-        topLock.lock();
-        try {
-            closing = true;
-            roots = topLevel.toArray(new ActorCell<?>[0]);
-        } finally {
-            topLock.unlock();
-        }
-        shutDown = true;
-        if (live.get() == 0) {
-            signalAllStopped();
-        }
-        for (ActorCell<?> r : roots) {
-            r.stop();
-        }
-        boolean stopped;
-        if (!runtime.isClosed()) {
-            Select s = new Select();
-            int done = s.recv(allStopped);
-            s.timeout(timeout);
-            stopped = s.select() == done;
-        } else {
-            stopped = live.get() == 0;
-        }
+        boolean stopped = live.stopAll(runtime, timeout);
         if (ownsRuntime && !runtime.isClosed()) {
             stopped &= sched.close(Math.max(1, timeout.toMillis()));
         }
@@ -556,7 +442,7 @@ public final class ActorSystem implements AutoCloseable {
      * }</pre>
      */
     public boolean isShutDown() {
-        return shutDown;
+        return live.isShutDown();
     }
 
     /**
@@ -595,7 +481,7 @@ public final class ActorSystem implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "ActorSystem[" + name + ", " + live.get() + " actors]";
+        return "ActorSystem[" + name + ", " + live.count() + " actors]";
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.gmp4j.bench.net;
 
 import io.gmp4j.GoRuntime;
+import io.gmp4j.examples.chat.ChatConfig;
 import io.gmp4j.examples.chat.ChatServer;
 
 import java.io.IOException;
@@ -33,7 +34,7 @@ final class GmpChatServer implements BenchServer {
     static GmpChatServer start(int procs) throws IOException {
         GoRuntime rt = GoRuntime.builder().name("chat").maxProcs(procs).build();
         try {
-            return new GmpChatServer(rt, ChatServer.start(rt, "127.0.0.1:0", ChatServer.Config.defaults().withQueue(QUEUE)));
+            return new GmpChatServer(rt, ChatServer.start(rt, "127.0.0.1:0", ChatConfig.defaults().withQueue(QUEUE)));
         } catch (IOException | RuntimeException e) {
             rt.close();
             throw e;

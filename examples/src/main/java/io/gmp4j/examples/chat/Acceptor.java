@@ -19,14 +19,14 @@ import java.time.Instant;
  * descriptors) is logged to stderr and tried again after a back-off ({@link AcceptBackoff}).
  */
 final class Acceptor {
-    private final ChatServer server;
+    private final Hub hub;
     private final GoRuntime rt;
     private final Listener listener;
-    private final ChatServer.Config cfg;
+    private final ChatConfig cfg;
     private final Chan<Void> quit;
 
-    Acceptor(ChatServer server, GoRuntime rt, Listener listener, ChatServer.Config cfg, Chan<Void> quit) {
-        this.server = server;
+    Acceptor(Hub hub, GoRuntime rt, Listener listener, ChatConfig cfg, Chan<Void> quit) {
+        this.hub = hub;
         this.rt = rt;
         this.listener = listener;
         this.cfg = cfg;
@@ -53,18 +53,18 @@ final class Acceptor {
             }
             backoff.reset();
             Client c = new Client(conn, cfg.queue());
-            server.conns.add(2);
+            hub.conns.add(2);
             rt.go(() -> {
                 try {
-                    c.writeLoop(server.writes, () -> server.post(new Select(), new ChatServer.RoomAgain(c)));
+                    c.writeLoop(hub.writes, () -> hub.post(new Select(), new Hub.RoomAgain(c)));
                 } finally {
-                    server.conns.done();
+                    hub.conns.done();
                 }
             });
-            if (!server.post(s, new ChatServer.Joined(c))) {
+            if (!hub.post(s, new Hub.Joined(c))) {
                 conn.close();
                 c.out.close();
-                server.conns.done(); // the reader that never starts
+                hub.conns.done(); // the reader that never starts
                 return;
             }
             rt.go(() -> reader(c));
@@ -85,21 +85,21 @@ final class Acceptor {
                 try {
                     line = in.readLine();
                 } catch (DeadlineExceededException e) {
-                    server.post(s, new ChatServer.Left(c, true));
+                    hub.post(s, new Hub.Left(c, true));
                     return;
                 } catch (IOException e) {
                     line = null; // reset, closed by the server: the same as end of stream
                 }
                 if (line == null) {
-                    server.post(s, new ChatServer.Left(c, false));
+                    hub.post(s, new Hub.Left(c, false));
                     return;
                 }
-                if (!server.post(s, line == LineIn.TOO_LONG ? new ChatServer.TooLong(c) : new ChatServer.Line(c, line))) {
+                if (!hub.post(s, line == LineIn.TOO_LONG ? new Hub.TooLong(c) : new Hub.Line(c, line))) {
                     return;
                 }
             }
         } finally {
-            server.conns.done();
+            hub.conns.done();
         }
     }
 }

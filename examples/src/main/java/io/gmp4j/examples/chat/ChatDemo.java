@@ -33,7 +33,7 @@ public final class ChatDemo {
      * @param help    {@code -h}/{@code --help} was given: print the usage and stop
      * @param cluster {@code --cluster} was given: join the chat cluster
      */
-    record Options(int port, long traceMs, ChatServer.Config cfg, boolean help, boolean cluster) {
+    record Options(int port, long traceMs, ChatConfig cfg, boolean help, boolean cluster) {
     }
 
     /**
@@ -45,7 +45,7 @@ public final class ChatDemo {
     static Options parse(String... args) {
         int port = 7000;
         long traceMs = 0;
-        ChatServer.Config cfg = ChatServer.Config.defaults();
+        ChatConfig cfg = ChatConfig.defaults();
         boolean cluster = false;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
@@ -75,7 +75,7 @@ public final class ChatDemo {
                     case "--max-line" -> cfg = cfg.withMaxLine(Integer.parseInt(value));
                     case "--idle" -> cfg = cfg.withIdle(parseDuration(value));
                     case "--queue" -> cfg = cfg.withQueue(Integer.parseInt(value));
-                    case "--slow-policy" -> cfg = cfg.withSlowPolicy(ChatServer.SlowPolicy.parse(value));
+                    case "--slow-policy" -> cfg = cfg.withSlowPolicy(ChatConfig.SlowPolicy.parse(value));
                     case "--trace-ms" -> traceMs = Long.parseLong(value);
                     default -> throw new AssertionError("a flag in FLAGS without a case: " + flag);
                 }
@@ -103,7 +103,7 @@ public final class ChatDemo {
             return;
         }
         int port = o.port();
-        ChatServer.Config cfg = o.cfg();
+        ChatConfig cfg = o.cfg();
         long traceMs = o.traceMs();
         GoRuntime rt = GoRuntime.builder().name("chat").schedtrace(traceMs).build();
         ClusterNode node = null;
@@ -129,7 +129,7 @@ public final class ChatDemo {
         }
         int p = server.address().getPort();
         System.out.printf("gmp4j chat listening on 127.0.0.1:%d (max %d clients, %d-byte lines, idle %s, slow clients: %s)%n",
-                p, cfg.maxClients(), cfg.maxLine(), cfg.idle().isPositive() ? ChatServer.human(cfg.idle()) : "off",
+                p, cfg.maxClients(), cfg.maxLine(), cfg.idle().isPositive() ? ChatConfig.human(cfg.idle()) : "off",
                 cfg.slowPolicy().name().toLowerCase(java.util.Locale.ROOT));
         if (node != null) {
             System.out.printf("cluster '%s': this node %s, members: %d%n", node.config().clusterName(), node.nodeId(),

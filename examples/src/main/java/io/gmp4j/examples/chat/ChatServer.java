@@ -1,29 +1,23 @@
 package io.gmp4j.examples.chat;
 
 import io.gmp4j.GoRuntime;
-import io.gmp4j.examples.AcceptBackoff;
 import io.gmp4j.chan.Chan;
-import io.gmp4j.chan.Select;
+import io.gmp4j.examples.AcceptBackoff;
+import io.gmp4j.examples.chat.ChatConfig.SlowPolicy;
 import io.gmp4j.net.Listener;
 import io.gmp4j.net.Net;
-import io.gmp4j.sync.WaitGroup;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 
 /**
  * A line-based chat server on goroutines: nicknames, rooms, private messages.
+ * This class is its public face: it opens the listener, starts the hub ({@code Hub}: the
+ * goroutine owning nicknames and rooms, the commands and the fan-out) and the acceptor
+ * ({@code Acceptor}: the acceptor and reader goroutines), and stops them; {@code Client} is a
+ * connection and its writer, {@link ChatConfig} the limits.
  *
  * <h2>Goroutines</h2>
  * <ul>
@@ -33,7 +27,7 @@ import java.util.regex.Pattern;
  *     up to 1 s, cut short by {@link #close});</li>
  * <li>a <b>reader</b> per connection: reads lines ({@link LineIn}, with the read deadline as
  *     the idle timeout) and posts each to the hub; it never writes;</li>
- * <li>a <b>writer</b> per connection, fed by a bounded channel ({@link Config#queue} lines):
+ * <li>a <b>writer</b> per connection, fed by a bounded channel ({@link ChatConfig#queue} lines):
  *     it takes whatever is queued (up to 64 KiB), writes it as one batch and waits again only
  *     when the channel is empty, so a busy room costs one socket write per batch, not one per
  *     line;</li>
@@ -53,7 +47,7 @@ import java.util.regex.Pattern;
  *
  * <h2>Slow clients</h2>
  * The hub never waits for a client: {@link Chan#trySend} either queues a line or finds the
- * client's outbound channel full, and then {@link Config#slowPolicy} decides:
+ * client's outbound channel full, and then {@link ChatConfig#slowPolicy} decides:
  * <ul>
  * <li>{@link SlowPolicy#DISCONNECT} (the default): the client is disconnected on the spot (its
  *     connection closed, which also wakes its writer parked on the full socket) and the room is
@@ -83,144 +77,34 @@ import java.util.regex.Pattern;
  * <h2>Shutdown</h2>
  * {@link #close()}: the listener stops, every client gets {@code *** server shutting down,
  * goodbye} and a FIN once its queue is written; connections the clients have not closed after
- * {@link Config#grace} are closed by the server.
+ * {@link ChatConfig#grace} are closed by the server.
  */
 public final class ChatServer implements AutoCloseable {
-    /** What the hub does when a client's outbound channel is full (see "Slow clients" above). */
-    public enum SlowPolicy {
-        /** Close the connection and tell the client's room it was too slow. */
-        DISCONNECT,
-        /** Keep the client, drop its lines while its channel is full, then tell it how many. */
-        DROP;
-
-        /**
-         * The policy named {@code name} ({@code disconnect} or {@code drop}, any case), as the
-         * {@code --slow-policy} flag takes it.
-         *
-         * @throws IllegalArgumentException naming the accepted values when it is neither
-         */
-        public static SlowPolicy parse(String name) {
-            for (SlowPolicy p : values()) {
-                if (p.name().equalsIgnoreCase(name)) {
-                    return p;
-                }
-            }
-            throw new IllegalArgumentException("slow policy must be disconnect or drop, not '" + name + "'");
-        }
-    }
-
-    /**
-     * The server's limits.
-     *
-     * @param maxClients connections served at once; one more is told "server full"
-     * @param maxLine    the longest line accepted, in bytes
-     * @param idle       how long a client may send nothing; zero or negative: no limit
-     * @param queue      lines queued per client before it counts as slow
-     * @param grace      how long clients have to close after the goodbye at shutdown
-     * @param slowPolicy what happens to a client whose queue is full
-     */
-    public record Config(int maxClients, int maxLine, Duration idle, int queue, Duration grace, SlowPolicy slowPolicy) {
-        /** Checks the limits. */
-        public Config {
-            if (maxClients < 1 || maxLine < 1 || queue < 1) {
-                throw new IllegalArgumentException("maxClients, maxLine and queue must be >= 1");
-            }
-            Objects.requireNonNull(idle, "idle");
-            Objects.requireNonNull(grace, "grace");
-            Objects.requireNonNull(slowPolicy, "slowPolicy");
-        }
-
-        /** The limits with {@link SlowPolicy#DISCONNECT} for slow clients. */
-        public Config(int maxClients, int maxLine, Duration idle, int queue, Duration grace) {
-            this(maxClients, maxLine, idle, queue, grace, SlowPolicy.DISCONNECT);
-        }
-
-        /**
-         * 1000 clients, 1 KiB lines, 5 minutes idle, 1024 queued lines, 2 s to say goodbye,
-         * slow clients disconnected.
-         */
-        public static Config defaults() {
-            return new Config(1000, 1024, Duration.ofMinutes(5), 1024, Duration.ofSeconds(2), SlowPolicy.DISCONNECT);
-        }
-
-        /** This config with at most {@code n} clients. */
-        public Config withMaxClients(int n) {
-            return new Config(n, maxLine, idle, queue, grace, slowPolicy);
-        }
-
-        /** This config with lines of at most {@code n} bytes. */
-        public Config withMaxLine(int n) {
-            return new Config(maxClients, n, idle, queue, grace, slowPolicy);
-        }
-
-        /** This config with idle timeout {@code d}; zero or negative: no idle timeout. */
-        public Config withIdle(Duration d) {
-            return new Config(maxClients, maxLine, d, queue, grace, slowPolicy);
-        }
-
-        /** This config with {@code n} lines queued per client. */
-        public Config withQueue(int n) {
-            return new Config(maxClients, maxLine, idle, n, grace, slowPolicy);
-        }
-
-        /** This config with {@code p} for clients whose queue is full. */
-        public Config withSlowPolicy(SlowPolicy p) {
-            return new Config(maxClients, maxLine, idle, queue, grace, p);
-        }
-    }
-
-    static final String DEFAULT_ROOM = "lobby";
-    static final String GOODBYE = "*** server shutting down, goodbye";
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,20}");
-
-    // ---- set once
-    private final GoRuntime rt;
-    private final Config cfg;
+    private final ChatConfig cfg;
     private final Listener listener;
-    /** The other nodes' rooms and users; null for a server on its own. */
-    private final ClusterBridge cluster;
-    private final Chan<Event> events = new Chan<>(4096);
-    private final Chan<Void> quit = new Chan<>();
-    /** Readers and writers. */
-    final WaitGroup conns = new WaitGroup();
-    /** Completed when the hub returns. */
-    private final CompletableFuture<Void> stopped = new CompletableFuture<>();
+    private final Hub hub;
     private final Object closeLock = new Object();
-    /** Socket writes by the writers (each a batch of one or more lines). */
-    final java.util.concurrent.atomic.LongAdder writes = new java.util.concurrent.atomic.LongAdder();
     private boolean closing;
 
-    // ---- owned by the hub goroutine
-    private final Set<Client> clients = new LinkedHashSet<>();
-    private final Map<String, Client> byNick = new HashMap<>(); // lower-case nick
-    private final Map<String, Set<Client>> rooms = new TreeMap<>();
-    private final ArrayDeque<Client> toKick = new ArrayDeque<>();
-    private long delivered;
-    private long kicked;
-    private long dropped;
-    private long served;
-    // (the counters are read by summary() after stopped: completing it orders them)
-
-    private ChatServer(GoRuntime rt, Config cfg, Listener listener, ClusterBridge cluster) {
-        this.rt = rt;
+    private ChatServer(ChatConfig cfg, Listener listener, Hub hub) {
         this.cfg = cfg;
         this.listener = listener;
-        this.cluster = cluster;
+        this.hub = hub;
     }
 
     /**
      * Listens on {@code address} ({@code "127.0.0.1:0"} for a free port) with goroutines of
      * {@code rt}, and serves until {@link #close()}.
      */
-    public static ChatServer start(GoRuntime rt, String address, Config cfg) throws IOException {
+    public static ChatServer start(GoRuntime rt, String address, ChatConfig cfg) throws IOException {
         return start(rt, address, cfg, null);
     }
 
     /**
-     * {@link #start(GoRuntime, String, Config)} as one node of a chat cluster: {@code cluster}
+     * {@link #start(GoRuntime, String, ChatConfig)} as one node of a chat cluster: {@code cluster}
      * (null: on its own) joins this server's rooms to the other nodes'.
      */
-    static ChatServer start(GoRuntime rt, String address, Config cfg, ClusterBridge cluster) throws IOException {
+    static ChatServer start(GoRuntime rt, String address, ChatConfig cfg, ClusterBridge cluster) throws IOException {
         CompletableFuture<Listener> l = new CompletableFuture<>();
         rt.go(() -> { // the listener belongs to the runtime of the goroutine that opens it
             try {
@@ -240,18 +124,18 @@ public final class ChatServer implements AutoCloseable {
         } catch (Exception e) {
             throw new IOException("listen " + address, e);
         }
-        ChatServer s = new ChatServer(rt, cfg, listener, cluster);
+        Hub hub = new Hub(rt, cfg, cluster);
         if (cluster != null) {
             try {
-                cluster.attach(s, rt);
+                cluster.attach(hub, rt);
             } catch (RuntimeException e) {
                 listener.close();
                 throw new IOException("join the chat cluster: " + e.getMessage(), e);
             }
         }
-        rt.go(s::hub);
-        rt.go(new Acceptor(s, rt, listener, cfg, s.quit)::acceptLoop);
-        return s;
+        rt.go(hub::run);
+        rt.go(new Acceptor(hub, rt, listener, cfg, hub.quit)::acceptLoop);
+        return new ChatServer(cfg, listener, hub);
     }
 
     /** The address it listens on. */
@@ -270,7 +154,7 @@ public final class ChatServer implements AutoCloseable {
             if (!closing) {
                 closing = true;
                 listener.close();
-                quit.close();
+                hub.quit.close();
             }
         }
         awaitStopped(cfg.grace().plusSeconds(10));
@@ -279,7 +163,7 @@ public final class ChatServer implements AutoCloseable {
     /** Waits until the server has stopped; false if it has not after {@code d}. */
     public boolean awaitStopped(Duration d) {
         try {
-            stopped.get(d.toMillis(), TimeUnit.MILLISECONDS);
+            hub.stopped.get(d.toMillis(), TimeUnit.MILLISECONDS);
             return true;
         } catch (java.util.concurrent.TimeoutException e) {
             return false;
@@ -296,13 +180,12 @@ public final class ChatServer implements AutoCloseable {
      * too slow and lines dropped for slow clients.
      */
     public String summary() {
-        return served + " clients served, " + delivered + " lines delivered in " + writes.sum() + " writes, "
-                + kicked + " disconnected as too slow, " + dropped + " lines dropped for slow readers";
+        return hub.summary();
     }
 
     /** Lines dropped for clients whose queue was full, all clients together (read it once stopped). */
     public long dropped() {
-        return dropped;
+        return hub.dropped();
     }
 
     /**
@@ -315,498 +198,16 @@ public final class ChatServer implements AutoCloseable {
      * @throws IllegalStateException    the server is stopping
      */
     public long droppedFor(String nick) {
-        CompletableFuture<Long> answer = new CompletableFuture<>();
-        if (!post(new Select(), new DropsQuery(nick, answer))) {
-            throw new IllegalStateException("the chat server is stopping");
-        }
-        try {
-            // the hub answers while it runs; a query it received too late is answered by its stopping
-            CompletableFuture.anyOf(answer, stopped).get(30, TimeUnit.SECONDS);
-            if (!answer.isDone()) {
-                throw new IllegalStateException("the chat server stopped");
-            }
-            return answer.get();
-        } catch (java.util.concurrent.ExecutionException e) {
-            if (e.getCause() instanceof IllegalArgumentException bad) {
-                throw new IllegalArgumentException(bad.getMessage(), bad);
-            }
-            throw new IllegalStateException("droppedFor " + nick, e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted asking the hub", e);
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("the hub did not answer within 30 s", e);
-        }
+        return hub.droppedFor(nick);
     }
 
     /** Lines queued to clients (hub-owned: read it once stopped). */
     public long delivered() {
-        return delivered;
+        return hub.delivered();
     }
 
     /** Socket writes so far (a write carries every line that was queued): exact once stopped. */
     public long writes() {
-        return writes.sum();
-    }
-
-    // =====================================================================================
-    // Connections
-    // =====================================================================================
-
-    sealed interface Event {
-    }
-
-    record Joined(Client c) implements Event {
-    }
-
-    record Line(Client c, String text) implements Event {
-    }
-
-    record TooLong(Client c) implements Event {
-    }
-
-    /** The reader ended: end of stream, an error, or the idle timeout ({@code idle}). */
-    record Left(Client c, boolean idle) implements Event {
-    }
-
-    /** The writer of a client with dropped lines took lines off its channel: there is room. */
-    record RoomAgain(Client c) implements Event {
-    }
-
-    /** From the cluster: a message of another node, or one of {@link ClusterBridge}'s goroutines. */
-    private record FromCluster(Object msg) implements Event {
-    }
-
-    /** {@link #droppedFor}: the hub answers with the client's drop count. */
-    private record DropsQuery(String nick, CompletableFuture<Long> answer) implements Event {
-    }
-
-    /** Posts {@code msg} of {@link ClusterBridge} to the hub (waiting for room); false when stopping. */
-    boolean postCluster(Select s, Object msg) {
-        return post(s, new FromCluster(msg));
-    }
-
-    /** Posts {@code e} to the hub; false when the server is stopping. */
-    boolean post(Select s, Event e) {
-        s.reset();
-        s.send(events, e);
-        int q = s.recv(quit);
-        return s.select() != q;
-    }
-
-    // =====================================================================================
-    // The hub
-    // =====================================================================================
-
-    private void hub() {
-        Select s = new Select();
-        try {
-            while (true) {
-                s.reset();
-                int ev = s.recv(events);
-                int q = s.recv(quit);
-                int chosen = s.select();
-                if (chosen == q) {
-                    break;
-                }
-                if (chosen == ev) {
-                    handle(s.value());
-                    kickSlow();
-                }
-            }
-            shutdown(s);
-        } finally {
-            stopped.complete(null);
-        }
-    }
-
-    private void handle(Event e) {
-        switch (e) {
-            case Joined(Client c) -> {
-                served++;
-                if (clients.size() >= cfg.maxClients()) {
-                    send(c, "*** server full (" + cfg.maxClients() + " clients), try again later");
-                    c.gone = true;
-                    c.out.close();
-                    return;
-                }
-                clients.add(c);
-                send(c, "*** welcome to gmp4j chat; commands: /nick /join /rooms /who /msg /quit");
-                send(c, "*** choose a nickname:");
-            }
-            case TooLong(Client c) -> send(c, "*** line too long (max " + cfg.maxLine() + " bytes), ignored");
-            case Left(Client c, boolean idle) -> {
-                if (idle) {
-                    send(c, "*** idle for " + human(cfg.idle()) + ", disconnecting");
-                }
-                remove(c, idle ? "idle" : "quit");
-            }
-            case RoomAgain(Client c) -> {
-                if (!c.gone && c.unreported > 0) {
-                    reportDrops(c);
-                }
-            }
-            case DropsQuery q -> answer(q);
-            case FromCluster(ClusterBridge.Claimed k) -> claimed(k);
-            case FromCluster(Object m) -> cluster.handle(m);
-            case Line(Client c, String text) -> line(c, text);
-        }
-    }
-
-    private void line(Client c, String text) {
-        if (c.gone) {
-            return; // read before it was disconnected
-        } else if (c.claiming != null) {
-            if (c.held.size() < ClusterBridge.MAX_HELD) {
-                c.held.add(text); // handled once the cluster answers the claim
-            } else {
-                send(c, "*** still checking nickname " + c.claiming + ", line ignored");
-            }
-        } else if (c.nick == null) {
-            login(c, text.strip());
-        } else if (text.startsWith("/")) {
-            command(c, text);
-        } else if (!text.isBlank()) {
-            String l = "[" + c.room + "] " + c.nick + ": " + text;
-            broadcast(c.room, l);
-            if (cluster != null) {
-                cluster.said(c.room, l);
-            }
-        }
-    }
-
-    /** A cluster-wide claim of a nickname answered: log in or rename, or say it is taken. */
-    private void claimed(ClusterBridge.Claimed k) {
-        Client c = k.client();
-        c.claiming = null;
-        if (c.gone) {
-            ClusterBridge.release(k.token());
-            return;
-        }
-        if (k.token() == null || byNick.containsKey(key(k.nick()))) {
-            ClusterBridge.release(k.token());
-            send(c, "*** nickname " + k.nick() + " is taken" + (c.nick == null ? ", choose another:" : ""));
-        } else if (c.nick == null) {
-            c.nickToken = k.token();
-            welcome(c, k.nick());
-        } else {
-            ClusterBridge.release(c.nickToken);
-            c.nickToken = k.token();
-            rename(c, k.nick());
-        }
-        for (String l; c.claiming == null && !c.gone && (l = c.held.poll()) != null; ) {
-            line(c, l);
-        }
-    }
-
-    private void answer(DropsQuery q) {
-        Client c = byNick.get(key(q.nick()));
-        if (c == null) {
-            q.answer().completeExceptionally(new IllegalArgumentException("no client called " + q.nick()));
-        } else {
-            q.answer().complete(c.dropped);
-        }
-    }
-
-    private void login(Client c, String nick) {
-        if (c.gone) {
-            return;
-        }
-        if (!NAME.matcher(nick).matches()) {
-            send(c, "*** a nickname is 1 to 20 letters, digits, '_', '-' or '.'; choose a nickname:");
-        } else if (byNick.containsKey(key(nick)) || cluster != null && cluster.hasNick(key(nick))) {
-            send(c, "*** nickname " + nick + " is taken, choose another:");
-        } else if (cluster != null) {
-            c.claiming = nick;
-            cluster.claim(c, nick);
-        } else {
-            welcome(c, nick);
-        }
-    }
-
-    private void welcome(Client c, String nick) {
-        c.nick = nick;
-        byNick.put(key(nick), c);
-        send(c, "*** hello " + nick + "; you are in " + DEFAULT_ROOM + " (/join <room> to move, /rooms to list)");
-        enter(c, DEFAULT_ROOM);
-    }
-
-    private void rename(Client c, String nick) {
-        String old = c.nick;
-        byNick.remove(key(old));
-        c.nick = nick;
-        byNick.put(key(nick), c);
-        String l = "*** " + old + " is now known as " + nick;
-        broadcast(c.room, l);
-        if (cluster != null) {
-            cluster.renamed(old, nick, c.room, l);
-        }
-    }
-
-    private void command(Client c, String text) {
-        if (c.gone) {
-            return;
-        }
-        String[] w = text.strip().split("\\s+", 3);
-        String arg = w.length > 1 ? w[1] : "";
-        switch (w[0]) {
-            case "/nick" -> {
-                if (!NAME.matcher(arg).matches()) {
-                    send(c, "*** usage: /nick <new> (1 to 20 letters, digits, '_', '-' or '.')");
-                } else if (byNick.containsKey(key(arg)) && byNick.get(key(arg)) != c
-                        || cluster != null && cluster.hasNick(key(arg))) {
-                    send(c, "*** nickname " + arg + " is taken");
-                } else if (cluster != null && !key(arg).equals(key(c.nick))) {
-                    c.claiming = arg;
-                    cluster.claim(c, arg);
-                } else {
-                    rename(c, arg);
-                }
-            }
-            case "/join" -> {
-                if (!NAME.matcher(arg).matches()) {
-                    send(c, "*** usage: /join <room> (1 to 20 letters, digits, '_', '-' or '.')");
-                } else if (arg.equals(c.room)) {
-                    send(c, "*** you are already in " + arg);
-                } else {
-                    leave(c, "left " + c.room);
-                    enter(c, arg);
-                }
-            }
-            case "/rooms" -> {
-                Map<String, Integer> sizes = new TreeMap<>();
-                rooms.forEach((name, members) -> sizes.put(name, members.size()));
-                if (cluster != null) {
-                    cluster.countRooms(sizes);
-                }
-                StringBuilder b = new StringBuilder("*** rooms:");
-                sizes.forEach((name, n) -> b.append(' ').append(name).append(" (").append(n).append(')'));
-                send(c, b.toString());
-            }
-            case "/who" -> {
-                StringBuilder b = new StringBuilder("*** in ").append(c.room).append(':');
-                for (Client m : rooms.get(c.room)) {
-                    b.append(' ').append(m.nick);
-                }
-                if (cluster != null) {
-                    cluster.who(c.room, b);
-                }
-                send(c, b.toString());
-            }
-            case "/msg" -> {
-                Client to = byNick.get(key(arg));
-                String far;
-                if (w.length < 3 || w[2].isBlank()) {
-                    send(c, "*** usage: /msg <nick> <text>");
-                } else if (to == null && cluster != null
-                        && (far = cluster.privateMessage(key(arg), "[pm] " + c.nick + ": " + w[2])) != null) {
-                    send(c, "[pm -> " + far + "] " + w[2]);
-                } else if (to == null) {
-                    send(c, "*** no such nick: " + arg);
-                } else {
-                    send(to, "[pm] " + c.nick + ": " + w[2]);
-                    if (to != c) {
-                        send(c, "[pm -> " + to.nick + "] " + w[2]);
-                    }
-                }
-            }
-            case "/quit" -> {
-                send(c, "*** bye " + c.nick);
-                remove(c, "quit");
-            }
-            case "/help" -> send(c, "*** commands: /nick <new>, /join <room>, /rooms, /who, /msg <nick> <text>, /quit");
-            default -> send(c, "*** unknown command " + w[0] + "; /help lists them");
-        }
-    }
-
-    /** 5m, 30s, 300ms, as the {@code --idle} flag takes them. */
-    static String human(Duration d) {
-        long ms = d.toMillis();
-        if (ms % 60_000 == 0 && ms > 0) {
-            return ms / 60_000 + "m";
-        }
-        return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
-    }
-
-    private static String key(String nick) {
-        return nick.toLowerCase(Locale.ROOT);
-    }
-
-    private void enter(Client c, String room) {
-        c.room = room;
-        rooms.computeIfAbsent(room, r -> new LinkedHashSet<>()).add(c);
-        String l = "*** " + c.nick + " joined " + room;
-        broadcast(room, l);
-        if (cluster != null) {
-            cluster.moved(c.nick, room, room, l);
-        }
-    }
-
-    /** Takes {@code c} out of its room and tells the room why. */
-    private void leave(Client c, String why) {
-        if (c.room == null) {
-            return;
-        }
-        String room = c.room;
-        Set<Client> members = rooms.get(room);
-        members.remove(c);
-        c.room = null;
-        if (members.isEmpty() && !room.equals(DEFAULT_ROOM)) {
-            rooms.remove(room);
-        }
-        String l = "*** " + c.nick + " " + why;
-        broadcast(room, l);
-        if (cluster != null) {
-            cluster.moved(c.nick, null, room, l);
-        }
-    }
-
-    /** Forgets {@code c}; its writer writes what is queued and closes the connection. */
-    private void remove(Client c, String why) {
-        if (c.gone) {
-            return;
-        }
-        c.gone = true;
-        clients.remove(c);
-        if (c.nick != null) {
-            byNick.remove(key(c.nick));
-            leave(c, why.equals("quit") ? "left" : "was disconnected: " + why);
-        }
-        ClusterBridge.release(c.nickToken);
-        c.out.close();
-    }
-
-    /**
-     * Queues {@code line} for {@code c}, after the drop notice it is owed if any. A full queue
-     * marks the client too slow ({@link #kickSlow}) or drops the line, as the policy says.
-     */
-    private void send(Client c, String line) {
-        send(c, Client.wire(line));
-    }
-
-    /** {@link #send(Client, String)} of a line already encoded by {@link Client#wire}. */
-    private void send(Client c, byte[] line) {
-        if (c.gone) {
-            return;
-        }
-        if (c.unreported > 0 && !reportDrops(c)) {
-            drop(c); // still full: no line may overtake the notice
-        } else if (c.out.trySend(line)) {
-            delivered++;
-        } else if (cfg.slowPolicy() == SlowPolicy.DROP) {
-            drop(c);
-        } else if (!toKick.contains(c)) {
-            toKick.add(c);
-        }
-    }
-
-    private void drop(Client c) {
-        c.dropped++;
-        c.unreported++;
-        dropped++;
-        c.wantsRoom.set(true); // after the failed trySend: the writer's next take will see it
-    }
-
-    /** Queues the notice of the lines dropped since the last one; false if {@code c}'s queue is still full. */
-    private boolean reportDrops(Client c) {
-        if (!c.out.trySend(Client.wire("*** " + c.unreported + " lines dropped: you are reading too slowly"))) {
-            c.wantsRoom.set(true);
-            return false;
-        }
-        delivered++;
-        c.unreported = 0;
-        return true;
-    }
-
-    /** The logged-in clients' nicknames and rooms, in login order (for {@link ClusterBridge}). */
-    java.util.List<ClusterMessages.Member> members() {
-        java.util.List<ClusterMessages.Member> all = new java.util.ArrayList<>();
-        for (Client c : clients) {
-            if (c.nick != null && c.room != null) {
-                all.add(new ClusterMessages.Member(c.nick, c.room));
-            }
-        }
-        return all;
-    }
-
-    /** Queues {@code line} for the client called {@code nick} (lower case), if it is here; false if not. */
-    boolean tell(String nick, String line) {
-        Client c = byNick.get(nick);
-        if (c == null) {
-            return false;
-        }
-        send(c, line);
-        return true;
-    }
-
-    /** Queues {@code line} for every client in {@code room}. */
-    void broadcast(String room, String line) {
-        Set<Client> members = rooms.get(room);
-        if (members == null) {
-            return;
-        }
-        byte[] w = Client.wire(line);
-        for (Client m : members) {
-            send(m, w);
-        }
-    }
-
-    /** Disconnects the clients whose queue was full (telling their rooms may find more). */
-    private void kickSlow() {
-        Client c;
-        while ((c = toKick.poll()) != null) {
-            if (c.gone) {
-                continue;
-            }
-            kicked++;
-            c.conn.close(); // wakes its writer, parked on the full socket
-            remove(c, "too slow");
-        }
-    }
-
-    private void shutdown(Select s) {
-        if (cluster != null) {
-            cluster.stop();
-        }
-        for (Client c : clients) {
-            send(c, GOODBYE);
-            c.gone = true;
-            c.halfClose = true;
-            c.out.close();
-        }
-        Chan<Void> allDone = new Chan<>();
-        rt.go(() -> {
-            conns.await();
-            allDone.close();
-        });
-        // Until every reader and writer is done: drop what is still posted (a connection
-        // accepted as quit was closed is closed here), and after the grace period close the
-        // connections whose clients did not close after the goodbye.
-        long deadline = System.nanoTime() + cfg.grace().toNanos();
-        boolean forced = false;
-        while (true) {
-            s.reset();
-            int done = s.recv(allDone);
-            int ev = s.recv(events);
-            int late = forced ? -2 : s.timeout(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
-            int chosen = s.select();
-            if (chosen == done) {
-                return;
-            }
-            if (chosen == ev && s.value() instanceof Joined(Client c)) {
-                c.gone = true;
-                c.out.close();
-                c.conn.close();
-            } else if (chosen == ev && s.value() instanceof DropsQuery q) {
-                answer(q);
-            } else if (chosen == ev && s.value() instanceof FromCluster(ClusterBridge.Claimed k)) {
-                ClusterBridge.release(k.token());
-            } else if (chosen == late) {
-                forced = true;
-                for (Client c : clients) {
-                    c.conn.close();
-                }
-            }
-        }
+        return hub.writes.sum();
     }
 }

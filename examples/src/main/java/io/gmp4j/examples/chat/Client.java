@@ -27,7 +27,7 @@ final class Client {
     String nick;
     String room;
     boolean gone;
-    /** Lines dropped for this client since it connected ({@link ChatServer.SlowPolicy#DROP}). */
+    /** Lines dropped for this client since it connected ({@link ChatConfig.SlowPolicy#DROP}). */
     long dropped;
     /** Lines dropped since the last drop notice queued for it. */
     long unreported;

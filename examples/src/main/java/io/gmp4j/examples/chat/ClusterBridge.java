@@ -119,7 +119,7 @@ final class ClusterBridge {
     private final ClusterNode node;
     private final String self;
     private final Chan<Void> done = new Chan<>();
-    private ChatServer server;
+    private Hub hub;
     private GoRuntime rt;
     private ActorRef<Object> inbox;
 
@@ -149,8 +149,8 @@ final class ClusterBridge {
     }
 
     /** Starts the inbox, registers it cluster-wide and subscribes it to the other inboxes; before the hub runs. */
-    void attach(ChatServer server, GoRuntime rt) {
-        this.server = server;
+    void attach(Hub hub, GoRuntime rt) {
+        this.hub = hub;
         this.rt = rt;
         inbox = node.system().spawnProcess(this::inbox, Props.DEFAULT.withMailbox(INBOX, Overflow.DROP));
         try {
@@ -185,7 +185,7 @@ final class ClusterBridge {
                     || m instanceof Said || m instanceof Private)) {
                 m = null; // an Unregistered (the watch reports the end) or not a chat message
             }
-            if (m != null && !server.postCluster(s, m)) {
+            if (m != null && !hub.postCluster(s, m)) {
                 return; // the server is stopping
             }
         }
@@ -200,7 +200,7 @@ final class ClusterBridge {
             s.recv(done);
             if (s.select() == ended) {
                 Terminated t = s.value();
-                server.postCluster(s, new Ended(p.id, t.reason()));
+                hub.postCluster(s, new Ended(p.id, t.reason()));
             }
         });
     }
@@ -222,7 +222,7 @@ final class ClusterBridge {
                 token.stop();
                 System.err.println("chat: claiming nickname " + nick + " failed: " + e);
             }
-            if (!server.postCluster(new Select(), new Claimed(c, nick, held))) {
+            if (!hub.postCluster(new Select(), new Claimed(c, nick, held))) {
                 release(held);
             }
         });
@@ -284,7 +284,7 @@ final class ClusterBridge {
                         p.users.put(key(nick), new Member(nick, room));
                         owners.put(key(nick), p);
                     }
-                    server.broadcast(showIn, line);
+                    hub.broadcast(showIn, line);
                 }
             }
             case Renamed(String id, String old, String nick, String room, String line) -> {
@@ -294,17 +294,17 @@ final class ClusterBridge {
                     owners.remove(key(old), p);
                     p.users.put(key(nick), new Member(nick, room));
                     owners.put(key(nick), p);
-                    server.broadcast(room, line);
+                    hub.broadcast(room, line);
                 }
             }
             case Said(String id, String room, String line) -> {
                 if (peers.containsKey(id)) {
-                    server.broadcast(room, line);
+                    hub.broadcast(room, line);
                 }
             }
             case Private(String id, String to, String line) -> {
                 if (peers.containsKey(id)) {
-                    server.tell(to, line);
+                    hub.tell(to, line);
                 }
             }
             default -> throw new IllegalArgumentException("not a chat cluster message: " + m);
@@ -337,14 +337,14 @@ final class ClusterBridge {
         for (Map.Entry<String, Member> e : p.users.entrySet()) {
             owners.remove(e.getKey(), p);
             Member u = e.getValue();
-            server.broadcast(u.room(), "*** " + u.nick() + " left " + u.room() + why);
+            hub.broadcast(u.room(), "*** " + u.nick() + " left " + u.room() + why);
         }
         System.out.println("chat: node " + p.id + " gone" + why + ", " + p.users.size() + " users left ("
                 + (peers.size() + 1) + " nodes)");
     }
 
     private Snapshot snapshot() {
-        return new Snapshot(self, inbox, server.members());
+        return new Snapshot(self, inbox, hub.members());
     }
 
     private void publish(Object m) {

@@ -18,8 +18,8 @@ class ChatDemoTest {
         assertEquals(7000, o.port());
         assertEquals(0, o.traceMs());
         assertFalse(o.help());
-        assertEquals(ChatServer.Config.defaults(), o.cfg());
-        assertEquals(ChatServer.SlowPolicy.DISCONNECT, o.cfg().slowPolicy());
+        assertEquals(ChatConfig.defaults(), o.cfg());
+        assertEquals(ChatConfig.SlowPolicy.DISCONNECT, o.cfg().slowPolicy());
     }
 
     @Test
@@ -28,9 +28,9 @@ class ChatDemoTest {
                 "--idle", "30s", "--queue", "16", "--slow-policy", "drop", "--trace-ms", "250");
         assertEquals(7100, o.port());
         assertEquals(250, o.traceMs());
-        assertEquals(new ChatServer.Config(5, 80, Duration.ofSeconds(30), 16, Duration.ofSeconds(2),
-                ChatServer.SlowPolicy.DROP), o.cfg());
-        assertEquals(ChatServer.SlowPolicy.DISCONNECT,
+        assertEquals(new ChatConfig(5, 80, Duration.ofSeconds(30), 16, Duration.ofSeconds(2),
+                ChatConfig.SlowPolicy.DROP), o.cfg());
+        assertEquals(ChatConfig.SlowPolicy.DISCONNECT,
                 ChatDemo.parse("--slow-policy", "DISCONNECT").cfg().slowPolicy(), "any case");
         assertTrue(ChatDemo.parse("--queue", "8", "--help").help());
     }

@@ -22,7 +22,7 @@ public final class ChatDescriptorLimitMain {
     public static void main(String[] args) throws Exception {
         DescriptorLimitChild child = new DescriptorLimitChild();
         GoRuntime rt = GoRuntime.builder().maxProcs(2).name("chat-emfile").build();
-        ChatServer server = ChatServer.start(rt, "127.0.0.1:0", ChatServer.Config.defaults());
+        ChatServer server = ChatServer.start(rt, "127.0.0.1:0", ChatConfig.defaults());
         InetSocketAddress addr = server.address();
         try (ChatClient warm = ChatClient.login(addr, "warmup")) {
             // Every class of the accept path loaded, and of a connection's end: the server

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * {@link ChatServer.SlowPolicy#DROP} end to end over loopback TCP: a client that stops reading
+ * {@link ChatConfig.SlowPolicy#DROP} end to end over loopback TCP: a client that stops reading
  * keeps its connection, the room gets every line, and the client is told exactly how many it
  * missed. Counts, never speed; no sleeps.
  */
@@ -19,8 +19,8 @@ class ChatDropPolicyTest extends ChatTestBase {
 
     @Test
     void aClientThatStopsReadingStaysAndIsToldExactlyHowManyLinesItMissed() throws Exception {
-        InetSocketAddress addr = start(ChatServer.Config.defaults()
-                .withQueue(128).withMaxLine(2048).withSlowPolicy(ChatServer.SlowPolicy.DROP));
+        InetSocketAddress addr = start(ChatConfig.defaults()
+                .withQueue(128).withMaxLine(2048).withSlowPolicy(ChatConfig.SlowPolicy.DROP));
         ChatClient slow = new ChatClient(addr, 4096);
         slow.await("*** choose a nickname:"::equals);
         slow.send("slow");
@@ -108,7 +108,7 @@ class ChatDropPolicyTest extends ChatTestBase {
 
     @Test
     void droppedForAnUnknownNickIsAClearError() throws Exception {
-        start(ChatServer.Config.defaults().withSlowPolicy(ChatServer.SlowPolicy.DROP));
+        start(ChatConfig.defaults().withSlowPolicy(ChatConfig.SlowPolicy.DROP));
         try (ChatClient a = ChatClient.login(server.address(), "a")) {
             assertEquals(0, server.droppedFor("a"));
             assertEquals(0, server.droppedFor("A"), "nicknames ignore case");

@@ -29,7 +29,7 @@ class ChatServerTest extends ChatTestBase {
         int m = TestSupport.stress(20, 10);
         // A queue that holds every line of the test: this one is about routing, and a client
         // whose reader thread is slow to get a core must not count as a slow client here.
-        InetSocketAddress addr = start(ChatServer.Config.defaults().withQueue(Math.max(1024, 2 * n * m)));
+        InetSocketAddress addr = start(ChatConfig.defaults().withQueue(Math.max(1024, 2 * n * m)));
         ChatClient[] cs = new ChatClient[n];
         int[] roomSize = new int[3];
         for (int i = 0; i < n; i++) {
@@ -111,7 +111,7 @@ class ChatServerTest extends ChatTestBase {
 
     @Test
     void nicknamesAreUniqueAndATakenOneIsRefusedPolitely() throws Exception {
-        InetSocketAddress addr = start(ChatServer.Config.defaults());
+        InetSocketAddress addr = start(ChatConfig.defaults());
         try (ChatClient alice = ChatClient.login(addr, "alice");
              ChatClient b = new ChatClient(addr)) {
             b.await("*** choose a nickname:"::equals);
@@ -140,7 +140,7 @@ class ChatServerTest extends ChatTestBase {
 
     @Test
     void privateMessagesRoomsAndWho() throws Exception {
-        InetSocketAddress addr = start(ChatServer.Config.defaults());
+        InetSocketAddress addr = start(ChatConfig.defaults());
         try (ChatClient alice = ChatClient.login(addr, "alice");
              ChatClient bob = ChatClient.login(addr, "bob");
              ChatClient carol = ChatClient.login(addr, "carol")) {
@@ -182,7 +182,7 @@ class ChatServerTest extends ChatTestBase {
      */
     @Test
     void aSlowClientIsDisconnectedAndTheRoomStillGetsEveryLine() throws Exception {
-        InetSocketAddress addr = start(ChatServer.Config.defaults().withQueue(128).withMaxLine(2048));
+        InetSocketAddress addr = start(ChatConfig.defaults().withQueue(128).withMaxLine(2048));
         ChatClient slow = new ChatClient(addr, 4096);
         slow.await("*** choose a nickname:"::equals);
         slow.send("slow");
@@ -225,7 +225,7 @@ class ChatServerTest extends ChatTestBase {
 
     @Test
     void overLongLinesAreRefusedAndTheConnectionSurvives() throws Exception {
-        InetSocketAddress addr = start(ChatServer.Config.defaults().withMaxLine(64));
+        InetSocketAddress addr = start(ChatConfig.defaults().withMaxLine(64));
         try (ChatClient a = ChatClient.login(addr, "a"); ChatClient b = ChatClient.login(addr, "b")) {
             a.send("y".repeat(65));
             a.await("*** line too long (max 64 bytes), ignored"::equals);
@@ -247,7 +247,7 @@ class ChatServerTest extends ChatTestBase {
 
     @Test
     void anExtraClientBeyondTheMaximumIsToldTheServerIsFull() throws Exception {
-        InetSocketAddress addr = start(ChatServer.Config.defaults().withMaxClients(2));
+        InetSocketAddress addr = start(ChatConfig.defaults().withMaxClients(2));
         try (ChatClient a = ChatClient.login(addr, "a"); ChatClient b = new ChatClient(addr)) {
             b.await("*** choose a nickname:"::equals); // a pending login counts too
             try (ChatClient c = new ChatClient(addr)) {
@@ -266,7 +266,7 @@ class ChatServerTest extends ChatTestBase {
 
     @Test
     void idleClientsAreDisconnected() throws Exception {
-        InetSocketAddress addr = start(ChatServer.Config.defaults().withIdle(Duration.ofMillis(300)));
+        InetSocketAddress addr = start(ChatConfig.defaults().withIdle(Duration.ofMillis(300)));
         try (ChatClient a = new ChatClient(addr)) {
             a.await("*** choose a nickname:"::equals);
             // no sleep: the read below waits for the server's notice
@@ -276,7 +276,7 @@ class ChatServerTest extends ChatTestBase {
 
     @Test
     void shutdownSaysGoodbyeToEveryClient() throws Exception {
-        InetSocketAddress addr = start(ChatServer.Config.defaults());
+        InetSocketAddress addr = start(ChatConfig.defaults());
         List<ChatClient> cs = new ArrayList<>();
         try {
             for (int i = 0; i < 6; i++) {
@@ -292,7 +292,7 @@ class ChatServerTest extends ChatTestBase {
             cs.add(pending);
             Thread closer = Thread.ofPlatform().start(server::close);
             for (ChatClient c : cs) {
-                c.await(ChatServer.GOODBYE::equals);
+                c.await(Hub.GOODBYE::equals);
                 assertEquals(List.of(), c.readToEnd(), "the goodbye is the last line");
                 c.close();
             }

@@ -18,7 +18,7 @@ abstract class ChatTestBase {
     ChatServer server;
 
     /** Starts the server on a free loopback port and returns its address. */
-    InetSocketAddress start(ChatServer.Config cfg) throws IOException {
+    InetSocketAddress start(ChatConfig cfg) throws IOException {
         rt = GoRuntime.builder().maxProcs(2).name("chat-test").build();
         server = ChatServer.start(rt, "127.0.0.1:0", cfg);
         return server.address();
