@@ -358,12 +358,12 @@ public final class GoRuntime implements AutoCloseable {
     public static final class Builder {
         private String name = "gmp4j-" + Integer.toHexString(System.identityHashCode(this));
         private int maxProcs;
-        private int maxThreads = Integer.getInteger("gmp4j.maxthreads", 10_000);
-        private int maxHandoffThreads = Integer.getInteger("gmp4j.maxhandoffthreads", 256);
-        private int runqSize = Integer.getInteger("gmp4j.runqsize", 256);
-        private boolean registry = !"false".equals(System.getProperty("gmp4j.registry"));
-        private boolean checkDeadlock = !"false".equals(System.getProperty("gmp4j.checkdead"));
-        private long schedtraceMillis = Long.getLong("gmp4j.schedtrace", 0L);
+        private int maxThreads = Tunable.MAXTHREADS.intValue(10_000);
+        private int maxHandoffThreads = Tunable.MAXHANDOFFTHREADS.intValue(256);
+        private int runqSize = Tunable.RUNQSIZE.intValue(256);
+        private boolean registry = Tunable.REGISTRY.onUnlessFalse();
+        private boolean checkDeadlock = Tunable.CHECKDEAD.onUnlessFalse();
+        private long schedtraceMillis = Tunable.SCHEDTRACE.longValue(0L);
         private Boolean pinCarriers;
         private PanicHandler panicHandler;
 
@@ -486,7 +486,7 @@ public final class GoRuntime implements AutoCloseable {
         }
 
         static boolean resolvePinCarriers() {
-            String prop = System.getProperty("gmp4j.pincarriers");
+            String prop = Tunable.PINCARRIERS.value();
             if (prop == null || prop.isBlank()) {
                 return false;
             }
@@ -499,7 +499,7 @@ public final class GoRuntime implements AutoCloseable {
         }
 
         static int resolveMaxProcs() {
-            String prop = System.getProperty("gmp4j.maxprocs");
+            String prop = Tunable.MAXPROCS.value();
             if (prop != null && !prop.isBlank()) {
                 return parseProcs(prop, "-Dgmp4j.maxprocs");
             }

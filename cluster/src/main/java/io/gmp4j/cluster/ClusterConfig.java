@@ -1,5 +1,6 @@
 package io.gmp4j.cluster;
 
+import io.gmp4j.Tunable;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
@@ -30,15 +31,15 @@ import java.util.Objects;
  */
 public final class ClusterConfig {
     /** The system property that names the cluster. */
-    public static final String NAME_PROPERTY = "gmp4j.cluster.name";
+    public static final String NAME_PROPERTY = Tunable.CLUSTER_NAME.property();
     /** The system property with this node's host (a local interface address). */
-    public static final String HOST_PROPERTY = "gmp4j.cluster.host";
+    public static final String HOST_PROPERTY = Tunable.CLUSTER_HOST.property();
     /** The system property with this node's Hazelcast port. */
-    public static final String PORT_PROPERTY = "gmp4j.cluster.port";
+    public static final String PORT_PROPERTY = Tunable.CLUSTER_PORT.property();
     /** The system property with the members to contact, comma-separated host[:port]. */
-    public static final String MEMBERS_PROPERTY = "gmp4j.cluster.members";
+    public static final String MEMBERS_PROPERTY = Tunable.CLUSTER_MEMBERS.property();
     /** The system property with the failure timeout in whole seconds (see {@link #failureTimeout()}). */
-    public static final String FAILURE_TIMEOUT_PROPERTY = "gmp4j.cluster.failureTimeout";
+    public static final String FAILURE_TIMEOUT_PROPERTY = Tunable.CLUSTER_FAILURE_TIMEOUT.property();
 
     private final String clusterName;
     private final String host;

@@ -47,7 +47,7 @@ final class DirectWriter {
      * ({@link EpollKeepRegistered}, pinned by {@code ConnTest.writesAfterThePeersFinAllArrive}).
      * Read when a connection opens.
      */
-    static volatile boolean enabled = !"false".equals(System.getProperty("gmp4j.netpoll.directWrite"));
+    static volatile boolean enabled = io.gmp4j.Tunable.NETPOLL_DIRECTWRITE.onUnlessFalse();
 
     /**
      * Writes of at most this many bytes are copied into the writer's {@link #scratch} memory and

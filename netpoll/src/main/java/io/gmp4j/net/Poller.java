@@ -61,7 +61,7 @@ abstract class Poller implements Netpoll {
         }
 
         static Transport choose() {
-            if ("nio".equalsIgnoreCase(System.getProperty("gmp4j.netpoll.transport"))) {
+            if ("nio".equalsIgnoreCase(io.gmp4j.Tunable.NETPOLL_TRANSPORT.value())) {
                 return NIO;
             }
             return Epoll.isAvailable() ? EPOLL : NIO;
@@ -99,7 +99,7 @@ abstract class Poller implements Netpoll {
 
     /** {@code -Dgmp4j.netpoll}: {@code perp} (the default) or {@code thread}. */
     static boolean perP() {
-        String mode = System.getProperty("gmp4j.netpoll", "perp").toLowerCase(Locale.ROOT);
+        String mode = java.util.Objects.requireNonNullElse(io.gmp4j.Tunable.NETPOLL.value(), "perp").toLowerCase(Locale.ROOT);
         return switch (mode) {
             case "thread" -> false;
             case "perp" -> true;

@@ -43,7 +43,7 @@ import java.util.function.LongConsumer;
  */
 final class Relay {
     /** On by default; {@code -Dgmp4j.netpoll.relay=false} makes every copy a goroutine's read/write loop. */
-    static volatile boolean enabled = !"false".equals(System.getProperty("gmp4j.netpoll.relay"));
+    static volatile boolean enabled = io.gmp4j.Tunable.NETPOLL_RELAY.onUnlessFalse();
 
     final Conn src;
     final Conn dst;

@@ -28,7 +28,7 @@ final class Sysmon extends Thread {
     private final Scheduler sched;
     private final long schedtraceNanos;
     /** Go's scheddetail: the schedtrace line also carries the scheduler's counters. */
-    private final boolean scheddetail = Boolean.getBoolean("gmp4j.scheddetail");
+    private final boolean scheddetail = io.gmp4j.Tunable.SCHEDDETAIL.onIfTrue();
     /**
      * sysmon's private view of each P (Go's {@code sysmontick}). Kept here, not in P, so that
      * sysmon's writes every tick never touch the cache lines the P's owner writes per task.
@@ -44,7 +44,7 @@ final class Sysmon extends Thread {
     }
     private volatile boolean stop;
     /** {@code -Dgmp4j.preempthandoff=false}: never hand off a P whose goroutine ignores its preempt request. */
-    private final boolean preemptHandoff = !"false".equals(System.getProperty("gmp4j.preempthandoff"));
+    private final boolean preemptHandoff = io.gmp4j.Tunable.PREEMPTHANDOFF.onUnlessFalse();
 
     Sysmon(Scheduler sched, long schedtraceMillis) {
         super(null, null, sched.name + "-sysmon", 0, false);
