@@ -387,8 +387,25 @@ public final class ClusterNode implements AutoCloseable {
         return sendContext;
     }
 
+    /**
+     * Whether node {@code id} is in the cluster. Vert.x's node list learns of a member from
+     * Hazelcast's membership event, a moment after Hazelcast's own member list has it (with
+     * Vert.x's node id as an attribute), and a new member's names can be read before that: a
+     * node Vert.x does not list yet is looked for in Hazelcast's list.
+     */
     boolean isMember(String id) {
-        return !closed && manager.getNodes().contains(id);
+        if (closed) {
+            return false;
+        }
+        if (manager.getNodes().contains(id)) {
+            return true;
+        }
+        for (com.hazelcast.cluster.Member m : manager.getHazelcastInstance().getCluster().getMembers()) {
+            if (id.equals(m.getAttribute(VERTX_NODE_ID))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Runs {@code r} on a Vert.x worker: Hazelcast calls that must not hold an M or an event loop. */

@@ -3,8 +3,6 @@ package io.gmp4j.cluster;
 import io.gmp4j.actor.ActorSystem;
 import io.gmp4j.actor.Behavior;
 import io.gmp4j.runtime.Scheduler;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * The other node of {@link ClusterNodesTest}, in a child JVM: joins with the gmp4j.cluster.*
@@ -27,26 +25,7 @@ public final class ClusterChild {
                 }
                 return Behavior.same();
             }));
-            Map<String, int[]> seen = new HashMap<>(); // per sender: next seq, out of order
-            node.register("counter", system.<Object>spawn((ctx, m) -> {
-                switch (m) {
-                    case Msgs.Count c -> {
-                        int[] s = seen.computeIfAbsent(c.sender(), k -> new int[3]);
-                        if (c.seq() == s[0]) {
-                            s[0]++;
-                        } else {
-                            s[1]++;
-                        }
-                        s[2] = c.seq();
-                    }
-                    case Msgs.CountReport r -> {
-                        int[] s = seen.getOrDefault(r.sender(), new int[] {0, 0, -1});
-                        r.replyTo().tell(new Msgs.Counted(s[0], s[1], s[2]));
-                    }
-                    default -> throw new IllegalArgumentException("counter: unexpected " + m);
-                }
-                return Behavior.same();
-            }));
+            node.register("counter", system.spawn(ClusterPeer.counter()));
             node.register("probe", system.<Msgs.Probe>spawn((ctx, p) -> {
                 p.replyTo().tell(new Msgs.Probed(String.valueOf(System.getProperty(GADGET_INITIALIZED)),
                         String.valueOf(System.getProperty(GADGET_CONSTRUCTED)), node.refusedCount(), node.deliveredCount()));

@@ -110,24 +110,8 @@ public final class ClusterPeer {
         Map<String, long[]> seen = new HashMap<>();
         return (ctx, m) -> {
             switch (m) {
-                case Msgs.Count c -> {
-                    long[] s = seen.computeIfAbsent(c.sender(), k -> new long[3]);
-                    if (c.seq() == s[0]) {
-                        s[0]++;
-                    } else {
-                        s[1]++;
-                    }
-                    s[2] = c.seq();
-                }
-                case Msgs.Padded c -> {
-                    long[] s = seen.computeIfAbsent(c.sender(), k -> new long[3]);
-                    if (c.seq() == s[0]) {
-                        s[0]++;
-                    } else {
-                        s[1]++;
-                    }
-                    s[2] = c.seq();
-                }
+                case Msgs.Count c -> counted(seen, c.sender(), c.seq());
+                case Msgs.Padded c -> counted(seen, c.sender(), c.seq());
                 case Msgs.CountReport r -> {
                     long[] s = seen.getOrDefault(r.sender(), new long[] {0, 0, -1});
                     r.replyTo().tell(new Msgs.Counted(s[0], s[1], (int) s[2]));
@@ -136,6 +120,17 @@ public final class ClusterPeer {
             }
             return Behavior.same();
         };
+    }
+
+    /** One message {@code seq} from {@code sender}: in order if it is the next one expected. */
+    private static void counted(Map<String, long[]> seen, String sender, int seq) {
+        long[] s = seen.computeIfAbsent(sender, k -> new long[3]);
+        if (seq == s[0]) {
+            s[0]++;
+        } else {
+            s[1]++;
+        }
+        s[2] = seq;
     }
 
     /** Sends Counts from this platform thread until the time is up, then reports how many. */
