@@ -15,14 +15,12 @@ import io.gmp4j.actor.Overflow;
 import io.gmp4j.actor.Props;
 import io.gmp4j.chan.Chan;
 import io.vertx.core.buffer.Buffer;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -38,8 +36,7 @@ import org.junit.jupiter.api.extension.TestWatcher;
  */
 class ClusterNodesTest {
     private static final Duration ASK = Duration.ofSeconds(20);
-    private static final StringBuffer CHILD_OUT = new StringBuffer();
-    private static Process child;
+    private static PeerProcess peer;
     private static String childId;
     private static ActorSystem system;
     private static ClusterNode node;
@@ -49,7 +46,9 @@ class ClusterNodesTest {
     static final TestWatcher DUMP = new TestWatcher() {
         @Override
         public void testFailed(ExtensionContext context, Throwable cause) {
-            System.err.println("--- child node output ---\n" + CHILD_OUT + "--- end of child node output ---");
+            if (peer != null) {
+                System.err.println("--- child node output ---\n" + peer.out + "--- end of child node output ---");
+            }
         }
     };
 
@@ -59,50 +58,11 @@ class ClusterNodesTest {
         int childPort = 20000 + ThreadLocalRandom.current().nextInt(20000);
         int ourPort = childPort + 20;
         String members = "127.0.0.1:" + childPort + ",127.0.0.1:" + ourPort;
-        List<String> cmd = new ArrayList<>();
-        cmd.add(ProcessHandle.current().info().command().orElseThrow());
-        cmd.addAll(TestSupport.GMP4J_JVM_FLAGS);
-        cmd.addAll(hazelcastAccessFlags());
-        cmd.addAll(List.of("-Xss1m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-D" + ClusterConfig.NAME_PROPERTY + "=" + cluster,
-                "-D" + ClusterConfig.PORT_PROPERTY + "=" + childPort,
-                "-D" + ClusterConfig.MEMBERS_PROPERTY + "=" + members,
-                "-cp", System.getProperty("java.class.path"), ClusterChild.class.getName()));
-        child = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        CountDownLatch ready = new CountDownLatch(1);
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) {
-                    CHILD_OUT.append(line).append('\n');
-                    if (line.startsWith("READY ")) {
-                        childId = line.substring(6).strip();
-                        ready.countDown();
-                    }
-                }
-            } catch (java.io.IOException e) {
-                CHILD_OUT.append("(reading the child failed: ").append(e).append(")\n");
-            }
-            ready.countDown(); // the child ended: the check below reports it
-        }, "child-node-reader");
-        reader.setDaemon(true);
-        reader.start();
-        TestSupport.await(ready, () -> "child node not ready; its output:\n" + CHILD_OUT);
-        assertTrue(childId != null, () -> "child node ended before it was ready; its output:\n" + CHILD_OUT);
+        peer = PeerProcess.start(ClusterChild.class, "child", cluster, childPort, members, Map.of());
+        childId = peer.awaitReady();
         system = ActorSystem.create("parent");
         node = ClusterNode.join(system, ClusterConfig.builder().clusterName(cluster).hazelcastPort(ourPort)
                 .members(List.of(members.split(","))).allow(Msgs.ALL).build());
-    }
-
-    /** This JVM's --add-modules/--add-exports/--add-opens flags (the pom's gmp4j.test.flags), for the child. */
-    private static List<String> hazelcastAccessFlags() {
-        List<String> flags = new ArrayList<>();
-        List<String> in = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments();
-        for (String a : in) {
-            if (a.startsWith("--add-modules=") || a.startsWith("--add-exports=") || a.startsWith("--add-opens=")) {
-                flags.add(a);
-            }
-        }
-        return flags;
     }
 
     /**
@@ -112,14 +72,15 @@ class ClusterNodesTest {
     @AfterAll
     static void stopNodes() throws Exception {
         try {
-            if (child != null) {
+            if (peer != null) {
+                Process child = peer.process;
                 child.getOutputStream().write("exit\n".getBytes(StandardCharsets.UTF_8));
                 child.getOutputStream().flush();
                 if (!child.waitFor(TestSupport.TIMEOUT_S, TimeUnit.SECONDS)) {
                     child.destroyForcibly();
                 }
-                assertEquals(0, child.exitValue(), () -> "child node exit status; its output:\n" + CHILD_OUT);
-                assertTrue(CHILD_OUT.toString().contains("EXITING"), () -> "child node did not exit; its output:\n" + CHILD_OUT);
+                assertEquals(0, child.exitValue(), () -> "child node exit status; its output:\n" + peer.out);
+                assertTrue(peer.out.toString().contains("EXITING"), () -> "child node did not exit; its output:\n" + peer.out);
                 TestSupport.awaitCondition(() -> !node.members().contains(childId), () -> "the child is still a member");
                 for (String name : List.of("echo", "counter", "probe")) {
                     TestSupport.awaitCondition(() -> node.nameEntry(name).isEmpty(),
@@ -127,8 +88,8 @@ class ClusterNodesTest {
                 }
             }
         } finally {
-            if (child != null && child.isAlive()) {
-                child.destroyForcibly();
+            if (peer != null) {
+                peer.close();
             }
             if (node != null) {
                 node.close();

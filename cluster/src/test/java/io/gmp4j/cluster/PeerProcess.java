@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-/** A {@link ClusterPeer} in its own JVM: started on a test's cluster, then closed, killed or paused. */
+/** A cluster node ({@link ClusterPeer}, {@link ClusterChild}) in its own JVM: started on a test's cluster, then closed, killed or paused. */
 final class PeerProcess implements AutoCloseable {
     final String tag;
     final Process process;
@@ -26,8 +26,14 @@ final class PeerProcess implements AutoCloseable {
         this.process = process;
     }
 
-    /** Starts peer {@code tag} on {@code cluster}: Hazelcast port {@code port}, contacting {@code members}. */
+    /** Starts a {@link ClusterPeer} {@code tag} on {@code cluster}: Hazelcast port {@code port}, contacting {@code members}. */
     static PeerProcess start(String tag, String cluster, int port, String members, Map<String, String> props) throws IOException {
+        return start(ClusterPeer.class, tag, cluster, port, members, props);
+    }
+
+    /** Starts {@code main} (a node that prints "READY nodeId") as peer {@code tag}, as above. */
+    static PeerProcess start(Class<?> main, String tag, String cluster, int port, String members, Map<String, String> props)
+            throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElseThrow());
         cmd.addAll(TestSupport.GMP4J_JVM_FLAGS);
@@ -42,7 +48,7 @@ final class PeerProcess implements AutoCloseable {
                 "-D" + ClusterConfig.PORT_PROPERTY + "=" + port,
                 "-D" + ClusterConfig.MEMBERS_PROPERTY + "=" + members));
         props.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), ClusterPeer.class.getName()));
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         PeerProcess p = new PeerProcess(tag, new ProcessBuilder(cmd).redirectErrorStream(true).start());
         Thread reader = new Thread(p::read, "peer-" + tag + "-reader");
         reader.setDaemon(true);
