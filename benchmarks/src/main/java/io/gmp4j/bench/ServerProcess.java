@@ -98,19 +98,6 @@ final class ServerProcess implements AutoCloseable {
     /** Closes its stdin (the signal to stop) and waits; kills it if it does not exit in time. */
     @Override
     public void close() {
-        try {
-            process.getOutputStream().close();
-        } catch (IOException ignored) {
-            // it is going away regardless
-        }
-        try {
-            if (!process.waitFor(STOP_TIMEOUT_S, TimeUnit.SECONDS)) {
-                System.err.println("gmp4j bench: note: the server did not stop within " + STOP_TIMEOUT_S + " s: killing it");
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        ChildJvm.stop(process, STOP_TIMEOUT_S, "gmp4j bench: note: the server");
     }
 }

@@ -109,20 +109,6 @@ public final class LoadClient {
     }
 
     private static void startWatchdog(long seconds) {
-        if (seconds <= 0) {
-            return;
-        }
-        Thread t = new Thread(() -> {
-            try {
-                Thread.sleep(seconds * 1000);
-            } catch (InterruptedException e) {
-                return;
-            }
-            System.err.println("LoadClient: TIMED OUT after " + seconds + " s (-Dgmp4j.bench.timeout)");
-            System.err.flush();
-            Runtime.getRuntime().halt(3);
-        }, "load-client-watchdog");
-        t.setDaemon(true);
-        t.start();
+        io.gmp4j.bench.ChildJvm.startWatchdog("LoadClient", seconds);
     }
 }

@@ -103,20 +103,7 @@ final class PeerProcess implements AutoCloseable {
     /** Closes its stdin (the signal to leave) and waits; kills it if it does not exit in time. */
     @Override
     public void close() {
-        try {
-            process.getOutputStream().close();
-        } catch (IOException ignored) {
-            // it is going away regardless
-        }
-        try {
-            if (!process.waitFor(STOP_TIMEOUT_S, TimeUnit.SECONDS)) {
-                System.err.println("remote bench: the peer did not stop within " + STOP_TIMEOUT_S + " s: killing it");
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        io.gmp4j.bench.ChildJvm.stop(process, STOP_TIMEOUT_S, "remote bench: the peer");
     }
 
     private static void keep(Deque<String> tail, String line) {

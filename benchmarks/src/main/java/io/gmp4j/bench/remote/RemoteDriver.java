@@ -244,20 +244,6 @@ public final class RemoteDriver {
     }
 
     private static void startWatchdog(String what, long seconds) {
-        if (seconds <= 0) {
-            return;
-        }
-        Thread t = new Thread(() -> {
-            try {
-                Thread.sleep(seconds * 1000);
-            } catch (InterruptedException e) {
-                return;
-            }
-            System.err.println("RemoteDriver " + what + ": TIMED OUT after " + seconds + " s (-Dgmp4j.bench.timeout)");
-            System.err.flush();
-            Runtime.getRuntime().halt(3);
-        }, "remote-bench-watchdog");
-        t.setDaemon(true);
-        t.start();
+        io.gmp4j.bench.ChildJvm.startWatchdog("RemoteDriver " + what, seconds);
     }
 }
