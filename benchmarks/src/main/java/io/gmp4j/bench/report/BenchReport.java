@@ -184,6 +184,7 @@ public final class BenchReport {
                     + " above 1 means gmp4j is better: impl/gmp4j for times and costs, gmp4j/impl for throughputs"
                     + " (the console's ratio lines). Log scale; the tables below give gmp4j/impl as measured.\n\n");
         }
+        glance(md, sections);
         for (Section s : sections) {
             md.append("## ").append(s.title()).append("\n\n");
             md.append("Unit ").append(s.unit()).append(": ").append(s.higherIsBetter()
@@ -226,6 +227,56 @@ public final class BenchReport {
             }
             md.append('\n');
         }
+    }
+
+    /**
+     * One table of every ratio, for a page that has room for one (the project's README takes it
+     * as it is): a row per benchmark figure, gmp4j's own figure and then gmp4j/impl for each
+     * other implementation, each cell the values at every procs value of the run joined by " / ".
+     */
+    private static void glance(StringBuilder md, List<Section> sections) {
+        List<Integer> procs = new ArrayList<>(new TreeSet<>(sections.stream().flatMap(s -> s.procs().stream()).toList()));
+        List<String> others = new ArrayList<>();
+        for (Section s : sections) {
+            if (s.hasGmp4j()) {
+                s.impls().stream().filter(i -> !i.equals("gmp4j") && !others.contains(i)).forEach(others::add);
+            }
+        }
+        if (others.isEmpty()) {
+            return;
+        }
+        String ps = procs.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(" / "));
+        md.append("## At a glance\n\n");
+        md.append("gmp4j's figure and gmp4j/impl at procs ").append(ps).append(" (\"–\" where one of the two has"
+                + " no figure); for times and costs below 1 means gmp4j is better, for throughputs (")
+                .append(sections.stream().filter(Section::higherIsBetter).map(Section::unit).distinct()
+                        .collect(java.util.stream.Collectors.joining(", ")))
+                .append(") above 1 does.\n\n");
+        md.append("| benchmark (unit) | gmp4j |");
+        others.forEach(o -> md.append(" gmp4j/").append(o).append(" |"));
+        md.append("\n|---|---:|").append("---:|".repeat(others.size())).append('\n');
+        for (Section s : sections) {
+            if (!s.hasGmp4j()) {
+                continue;
+            }
+            md.append("| ").append(s.bench()).append(" (").append(s.unit()).append(") | ")
+                    .append(joined(procs, p -> s.value("gmp4j", p), BenchReport::figure)).append(" |");
+            for (String o : others) {
+                md.append(' ').append(s.values().containsKey(o) ? joined(procs, p -> s.ratio(o, p), BenchReport::ratio)
+                        : "").append(" |");
+            }
+            md.append('\n');
+        }
+        md.append('\n');
+    }
+
+    /** The values at each procs value joined by " / ", "–" for a missing one. */
+    private static String joined(List<Integer> procs, java.util.function.IntFunction<Double> value,
+                                 java.util.function.DoubleFunction<String> format) {
+        return procs.stream().map(p -> {
+            Double v = value.apply(p);
+            return v == null ? "–" : format.apply(v);
+        }).collect(java.util.stream.Collectors.joining(" / "));
     }
 
     private static String image(String alt, String file) {

@@ -115,6 +115,20 @@ class BenchReportTest {
                 "",
                 "![echo-c16](charts/echo-c16.png)"), md.subList(echo, echo + 11));
 
+        int glance = md.indexOf("## At a glance");
+        assertTrue(glance > 0 && glance < ping, text);
+        assertEquals(List.of(
+                "## At a glance",
+                "",
+                "gmp4j's figure and gmp4j/impl at procs 1 / 2 (\"–\" where one of the two has no figure); for times"
+                        + " and costs below 1 means gmp4j is better, for throughputs (req/s) above 1 does.",
+                "",
+                "| benchmark (unit) | gmp4j | gmp4j/jdk | gmp4j/netty | gmp4j/go |",
+                "|---|---:|---:|---:|---:|",
+                "| pingpong (ns/op) | 100.0 / 250.0 | 0.25 / 1.25 |  |  |",
+                "| echo-c16 (req/s) | 80000 / 120000 |  | 0.80 / 1.25 | 1.25 / – |",
+                ""), md.subList(glance, glance + 9));
+
         assertTrue(md.indexOf("![gmp4j against each implementation](charts/summary.png)") < ping, text);
         assertTrue(md.contains("- echo-c16 impl=go procs=2: child exited with status 1"), text);
         for (Path png : written.subList(1, written.size())) {
