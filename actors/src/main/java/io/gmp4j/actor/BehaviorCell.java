@@ -1,6 +1,7 @@
 package io.gmp4j.actor;
 
 import io.gmp4j.runtime.Scheduler;
+import io.gmp4j.runtime.spi.Landing;
 
 /**
  * A behaviour actor: the cell is also its own mailbox task, a plain {@code Runnable} that the
@@ -41,7 +42,7 @@ final class BehaviorCell<T> extends ActorCell<T> implements Runnable {
         // Told by a behaviour actor with nothing more to handle (threadring, ping-pong): it is
         // about to go idle and its M runs this actor next, so no other M is woken for it.
         if (Scheduler.currentTask() instanceof BehaviorCell<?> sender && sender != this && sender.mailbox.isEmpty()) {
-            sched.executeHere(this);
+            sched.execute(this, Landing.HANDOFF);
         } else {
             sched.execute(this);
         }

@@ -83,12 +83,7 @@ abstract sealed class Placement extends Workers implements Executor permits Sche
                     wakep();
                     return;
                 }
-                Landing where = (Landing) to;
-                runqput(p, task, where != Landing.LOCAL_TAIL);
-                ownerExit(m, p);
-                if (where == Landing.RUNNEXT) {
-                    wakep();
-                }
+                land(m, p, task, (Landing) to);
                 return;
             }
         }
@@ -98,6 +93,36 @@ abstract sealed class Placement extends Workers implements Executor permits Sche
             return;
         }
         globrunqputAndWake(task);
+    }
+
+    /**
+     * {@link #execute} for a plain task (not a goroutine: those land through
+     * {@code NetpollHost.ready}) placed at {@code where} on the calling M's P. Off an M of this
+     * runtime, or on one without its P, it is a plain {@code execute}: the global queue and
+     * {@code wakep}.
+     *
+     * @throws RejectedExecutionException when this runtime is closed
+     */
+    public void execute(Runnable task, Landing where) {
+        M m = Carrier.currentM();
+        if (m != null && m.sched == this && m.curTask != null && !life.closed) {
+            P p = ownerEnter(m);
+            if (p != null) {
+                land(m, p, task, where);
+                return;
+            }
+        }
+        execute(task);
+    }
+
+    /** Puts {@code task} on {@code p}, which {@code m} entered, at {@code where}; leaves it. */
+    private void land(M m, P p, Runnable task, Landing where) {
+        boolean alone = p.runq.isEmpty();
+        runqput(p, task, where != Landing.LOCAL_TAIL);
+        ownerExit(m, p);
+        if (where == Landing.RUNNEXT || (where == Landing.HANDOFF && !alone)) {
+            wakep();
+        }
     }
 
     // =====================================================================================

@@ -257,33 +257,6 @@ public final class Scheduler extends SchedLoop implements Executor, AutoCloseabl
     }
 
     /**
-     * {@link #execute} for a task the calling task hands its M to: when this P has nothing else
-     * queued, the task takes runnext without {@code wakep}, because the caller is about to end
-     * (a behaviour actor telling an idle actor its last message) and this M runs the task next;
-     * starting an M would only have it spin and find nothing. With anything else queued here it
-     * is a plain execute, and other Ps are woken to share the work as usual.
-     */
-    public void executeHere(Runnable task) {
-        M m = Carrier.currentM();
-        if (m != null && m.sched == this && m.curTask != null && !life.closed) {
-            P p = ownerEnter(m);
-            if (p != null) {
-                // Straight to runnext rather than through execute with a landing: this is every
-                // actor hand-off's path, and execute's other checks do not apply to a task
-                // handed over by the running one.
-                boolean alone = p.runq.isEmpty();
-                runqput(p, task, true);
-                ownerExit(m, p);
-                if (!alone) {
-                    wakep();
-                }
-                return;
-            }
-        }
-        execute(task);
-    }
-
-    /**
      * True when a plain task running on an M of a runtime should return and give way: its P has
      * a preemption request from sysmon, or its M lost the P. For tasks that are not goroutines
      * (behaviour actors) and so have no safe point: they check this between units of work and

@@ -5,6 +5,7 @@ import io.gmp4j.GoRuntime;
 import io.gmp4j.NoUncaughtExceptions;
 import io.gmp4j.Syscall;
 import io.gmp4j.TestSupport;
+import io.gmp4j.runtime.spi.Landing;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -350,7 +351,7 @@ class GomaxprocsTest {
     /**
      * Plain tasks (not goroutines, so a task run twice shows: the JDK ignores a second run of a
      * virtual thread's continuation) hand over to the next step of their chain through runnext
-     * ({@code executeHere}) while GOMAXPROCS grows from 1, shrinks and grows again: every step
+     * ({@code execute(task, Landing.HANDOFF)}) while GOMAXPROCS grows from 1, shrinks and grows again: every step
      * of every chain runs exactly once. Growing from one P must first make P0's queue
      * stealable; a runnext taken by a thief and by the owner at once would fork a chain.
      */
@@ -369,7 +370,7 @@ class GomaxprocsTest {
                 public void run() {
                     ran.incrementAndGet(chain);
                     if (step < steps) {
-                        sched.executeHere(new Step(sched, ran, ended, chainsEnded, chain, step + 1, steps));
+                        sched.execute(new Step(sched, ran, ended, chainsEnded, chain, step + 1, steps), Landing.HANDOFF);
                     } else {
                         ended.incrementAndGet(chain);
                         chainsEnded.incrementAndGet();

@@ -1,8 +1,9 @@
 package io.gmp4j.runtime.spi;
 
 /**
- * Where a goroutine readied by {@link NetpollHost#ready(io.gmp4j.runtime.G, Landing)} lands,
- * chosen by the caller. The names are proc.go's: {@code runqput(pp, gp, next)} with
+ * Where a readied goroutine ({@link NetpollHost#ready(io.gmp4j.runtime.G, Landing)}) or a
+ * plain task ({@link io.gmp4j.runtime.Scheduler#execute(Runnable, Landing)}) lands, chosen by
+ * the caller. The names are proc.go's: {@code runqput(pp, gp, next)} with
  * {@code next} true puts the goroutine in the P's {@code runnext} slot, false at the tail of its
  * local queue; Go's {@code ready} follows with {@code wakep}. Off an M of the runtime (a
  * platform thread, sysmon) every landing is the global queue and {@code wakep}, as any wake-up
@@ -23,5 +24,12 @@ public enum Landing {
      * goroutine already runnable here (a poll goroutine wanted by a goroutine that just handed
      * its loop a write: the others hand theirs over first, and one turn sends them all).
      */
-    LOCAL_TAIL
+    LOCAL_TAIL,
+    /**
+     * This P's runnext, with {@code wakep} only when other work is queued here: for a task the
+     * calling task hands its M to as it ends (a behaviour actor telling an idle actor its last
+     * message). With nothing else here this M runs it next and a woken M would find nothing;
+     * with other work queued, other Ps are woken to share it as after {@link #RUNNEXT}.
+     */
+    HANDOFF
 }
