@@ -182,6 +182,10 @@ public final class LeakProfile {
             return null;
         }
         String n = c.getName();
+        int lambda = n.indexOf("$$Lambda");
+        if (lambda >= 0) {
+            return n.substring(0, lambda);
+        }
         int slash = n.indexOf('/');
         return slash < 0 ? n : n.substring(0, slash);
     }

@@ -46,7 +46,6 @@ abstract sealed class SchedLoop extends Placement permits Scheduler {
             p.preempt = false; // a new task starts a new time slice
         }
         p.tasksRun++;
-        p.got.task = null; // the P keeps no task it ran reachable (LeakProfile: a parked goroutine is its waker's)
         m.curTask = r;
         p.srStatus(P.pack(m.epoch, P.USER));
         try {
