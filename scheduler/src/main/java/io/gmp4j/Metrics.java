@@ -44,8 +44,10 @@ public final class Metrics {
     public static final String GOROUTINES = "/sched/goroutines:goroutines";
     /**
      * Go: "Distribution of the time goroutines have spent in the scheduler in a runnable state
-     * before actually running. Bucket counts increase monotonically." Sampled as Go samples it:
-     * one transition in 8 per goroutine, so the counts are about an eighth of the transitions.
+     * before actually running. Bucket counts increase monotonically." Sampled as Go samples it,
+     * one transition per goroutine in a period, but with a period of 64 where Go's is 8 (a clock
+     * read costs too much at gmp4j's ping-pong speed): the counts are about a 64th of the
+     * transitions, the distribution theirs.
      */
     public static final String LATENCIES = "/sched/latencies:seconds";
     /** Go: "The current count of live threads that are owned by the Go runtime." Here: the Ms and sysmon. */
@@ -67,7 +69,7 @@ public final class Metrics {
                     + "Not guaranteed to add up to /sched/goroutines:goroutines with other goroutine metrics.",
             GOROUTINES, "Count of live goroutines.",
             LATENCIES, "Distribution of the time goroutines have spent in the scheduler in a runnable state "
-                    + "before actually running, one transition in 8 sampled. Bucket counts increase monotonically.",
+                    + "before actually running, one transition in 64 sampled. Bucket counts increase monotonically.",
             THREADS, "The current count of live threads that are owned by the runtime (Ms and sysmon).");
 
     private final Map<String, Long> values;

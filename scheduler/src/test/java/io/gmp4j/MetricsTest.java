@@ -128,26 +128,25 @@ class MetricsTest {
     }
 
     /**
-     * One goroutine waits 8 * rounds times, each wait readied by a platform thread only after it
-     * parked: exactly every 8th wait is sampled (Go's gTrackingPeriod), plus its start when its
-     * id is a multiple of 8. Nothing else runs on the runtime, so the histogram's count grows
+     * One goroutine waits 64 * rounds times, each wait readied by a platform thread only after it
+     * parked: exactly every 64th wait is sampled, plus its start when its id is a multiple of 64. Nothing else runs on the runtime, so the histogram's count grows
      * by exactly that.
      */
     @Test
-    void oneWaitInEightIsSampledIntoTheLatencyHistogram() throws Exception {
-        int rounds = 25;
+    void oneWaitInSixtyFourIsSampledIntoTheLatencyHistogram() throws Exception {
+        int rounds = 10;
         try (GoRuntime rt = GoRuntime.builder().maxProcs(1).name("metrics-latency").build()) {
             Metrics.Histogram before = rt.metrics(Metrics.LATENCIES).histogram(Metrics.LATENCIES);
             AtomicReference<Waiter> current = new AtomicReference<>();
             io.gmp4j.runtime.G g = rt.scheduler().go(() -> {
-                for (int i = 0; i < 8 * rounds; i++) {
+                for (int i = 0; i < 64 * rounds; i++) {
                     Waiter w = Waiter.current();
                     current.set(w);
                     w.park("test wait");
                 }
             });
             Thread t = g.thread();
-            for (int i = 0; i < 8 * rounds; i++) {
+            for (int i = 0; i < 64 * rounds; i++) {
                 Waiter w;
                 while ((w = current.getAndSet(null)) == null) {
                     Thread.onSpinWait();
@@ -157,7 +156,7 @@ class MetricsTest {
             }
             t.join();
             Metrics.Histogram after = rt.metrics(Metrics.LATENCIES).histogram(Metrics.LATENCIES);
-            long expected = rounds + (g.id() % 8 == 0 ? 1 : 0);
+            long expected = rounds + (g.id() % 64 == 0 ? 1 : 0);
             assertEquals(expected, after.count() - before.count(), after::toString);
             assertTrue(after.sumSeconds() > before.sumSeconds(), after::toString);
             assertEquals(0, after.counts()[0], "no negative latency");

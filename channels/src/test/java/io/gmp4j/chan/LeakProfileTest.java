@@ -197,6 +197,33 @@ class LeakProfileTest {
         rt.go(mu::lock);
     }
 
+    /**
+     * A collected (leaked) goroutine is asleep for ever: when main then blocks too, Go's
+     * checkdead still finds every goroutine asleep, and the dump lists the leaked one.
+     */
+    @Test
+    void aLeakedGoroutineCountsAsAsleepForTheDeadlockReport() throws InterruptedException {
+        try (GoRuntime rt = leakRuntime("leak-deadlock")) {
+            AtomicLong id = new AtomicLong();
+            Throwable thrown = TestSupport.runMain(rt, () -> {
+                startLeaker(id);
+                TestSupport.awaitCondition(() -> rt.metrics(Metrics.GOROUTINES_WAITING).value(Metrics.GOROUTINES_WAITING) == 1,
+                        rt::dump);
+                assertEquals(1, rt.leakedGoroutines().size()); // collected by now
+                new Chan<Integer>().recv(); // main blocks for ever too
+            });
+            assertInstanceOf(io.gmp4j.DeadlockError.class, thrown, () -> String.valueOf(thrown));
+            assertTrue(thrown.getMessage().contains("goroutine " + id.get() + " [chan receive, leaked]"), thrown::getMessage);
+        }
+    }
+
+    private static void startLeaker(AtomicLong id) {
+        io.gmp4j.Go.go(() -> {
+            id.set(io.gmp4j.runtime.G.current().id());
+            new Chan<Integer>().recv();
+        });
+    }
+
     @Test
     void aTimedWaitIsNotALeak() {
         try (GoRuntime rt = leakRuntime("leak-timed")) {

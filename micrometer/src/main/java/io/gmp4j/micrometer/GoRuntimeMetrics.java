@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>A function counter: {@code gmp4j.sched.goroutines-created}.</li>
  *   <li>The latency histogram {@code /sched/latencies:seconds}, which the runtime keeps itself
  *       (Micrometer's own timers take one sample at a time; this one is already bucketed and
- *       sampled one transition in 8, as Go samples it): a function timer
+ *       sampled one transition in 64 per goroutine, where Go samples one in 8): a function timer
  *       {@code gmp4j.sched.latencies} (the sampled count and their total time, so the mean),
  *       and one function counter per power of two from 256 ns to about 17 s,
  *       {@code gmp4j.sched.latencies.bucket} tagged {@code le} with the boundary in seconds:

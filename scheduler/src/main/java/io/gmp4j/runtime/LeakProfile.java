@@ -119,12 +119,34 @@ public final class LeakProfile {
         }
         captureStacks(reg);
         collect();
-        long now = s.coarseNanos;
+        return collected(reg, s.coarseNanos);
+    }
+
+    /**
+     * The goroutine dump's part for the leaked goroutines the collector has freed so far (none
+     * is collected here): one block each, {@code goroutine 17 [chan receive, leaked]:} and the
+     * stack the entry kept. Returns how many.
+     */
+    static int appendLeaked(Scheduler s, StringBuilder sb) {
+        GoroutineRegistry reg = s.allgs;
+        if (reg == null || !reg.weak) {
+            return 0;
+        }
+        List<LeakedGoroutine> leaked = collected(reg, s.coarseNanos);
+        for (LeakedGoroutine l : leaked) {
+            sb.append(l).append('\n');
+        }
+        return leaked.size();
+    }
+
+    /**
+     * The entries cleared while their goroutine had not ended (collected while blocked), in id
+     * order, each once: a registry read racing a sweep may meet an entry twice.
+     */
+    private static List<LeakedGoroutine> collected(GoroutineRegistry reg, long now) {
         List<LeakedGoroutine> out = new ArrayList<>();
         Set<Long> seen = new HashSet<>();
         for (Ref r : reg.refs()) {
-            // Cleared and not ended: collected while blocked. seen: a registry read racing a
-            // sweep may meet an entry twice.
             if (r.refersTo(null) && !r.dead && seen.add(r.goid)) {
                 out.add(describe(r, now));
             }

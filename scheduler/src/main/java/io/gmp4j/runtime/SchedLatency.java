@@ -9,14 +9,16 @@ import java.lang.invoke.VarHandle;
  * {@code timeHistMinBucketBits = 9}, {@code timeHistMaxBucketBits = 48},
  * {@code timeHistSubBucketBits = 2}), so 160 counts plus an underflow and an overflow count.
  *
- * <p><b>Sampling, as Go.</b> Go tracks one transition out of running in
- * {@code gTrackingPeriod} (8) per goroutine ({@code casgstatus}), because a clock read per
- * transition is too dear; so does this: a goroutine decides, each time it parks or yields,
- * whether this wait is sampled (every 8th of its own, counted in {@link G#trackingSeq}), and one
- * new goroutine in 8 (by id) is sampled from its start. Only a sampled wait pays two
- * {@code System.nanoTime()} calls (one by its waker, one when it runs); the others pay a field
- * load and a branch. So, as in Go, the counts are about one eighth of all the transitions; the
- * distribution is that of all of them.
+ * <p><b>Sampling.</b> Go tracks one transition out of running in {@code gTrackingPeriod} (8)
+ * per goroutine ({@code casgstatus}), because a clock read per transition is too dear. This
+ * samples one in {@value #PERIOD}: a goroutine decides, each time it parks or yields, whether
+ * this wait is sampled (every 64th of its own, counted in {@link G#trackingSeq}), and one new
+ * goroutine in 64 (by id) is sampled from its start. Only a sampled wait pays two
+ * {@code System.nanoTime()} calls (one by its waker, one when it runs: about 30 ns each on the
+ * development VM) and a histogram update; the others pay a field load and a branch. Go's 8 cost
+ * the ping-pong round trip (about 380 ns at procs 1) 8-10%; 64 costs it nothing measurable
+ * (benchmarks/PERFORMANCE-LOG.md, 2026-12-03). So the counts are about one 64th of all the
+ * transitions (Go's, one 8th); the distribution is that of all of them.
  *
  * <p><b>What is measured.</b> From the moment a goroutine becomes runnable (its {@code ready}
  * by a waker, its start, its yield at a safe point, {@code gosched} or a syscall exit without
@@ -37,8 +39,9 @@ final class SchedLatency {
     static final int BUCKETS = MAX_BUCKET_BITS - MIN_BUCKET_BITS + 1;
     /** The counts: index 0 underflow, 1..160 Go's counts, 161 overflow. */
     static final int TOTAL = BUCKETS * SUB_BUCKETS + 2;
-    /** Go's gTrackingPeriod, as a mask. */
-    static final int TRACKING_MASK = 8 - 1;
+    /** One transition in PERIOD is sampled (Go's gTrackingPeriod is 8: see the class comment). */
+    static final int PERIOD = 64;
+    static final int TRACKING_MASK = PERIOD - 1;
 
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
 
@@ -151,7 +154,7 @@ final class SchedLatency {
         }
     }
 
-    /** {@code g} was created and is about to start: one goroutine in 8 is sampled from here. */
+    /** {@code g} was created and is about to start: one goroutine in {@value #PERIOD} is sampled from here. */
     static void created(G g) {
         if ((g.goid & TRACKING_MASK) == 0) {
             g.runnableSince = System.nanoTime();
@@ -169,8 +172,8 @@ final class SchedLatency {
 
     /**
      * {@code Thread.yield()} for a goroutine that goes back to a run queue (a safe point,
-     * {@code gosched}, a syscall exit without a P): the time until it runs again is a sample of
-     * one yield in 8.
+     * {@code gosched}, a syscall exit without a P): the time until it runs again is a sample,
+     * for one transition in {@value #PERIOD}.
      */
     static void yield() {
         G g = Carrier.gOf(Thread.currentThread());
