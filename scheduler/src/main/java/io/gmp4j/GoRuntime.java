@@ -316,6 +316,32 @@ public final class GoRuntime implements AutoCloseable {
         return sched.stats();
     }
 
+    /**
+     * Go's {@code metrics.Read}: reads the named {@link Metrics} ({@code /sched/...} names, see
+     * {@link Metrics#all()}) at one moment; every one when none is named. The goroutine state
+     * counts cost one walk over the live goroutines, done once however many of them are named.
+     *
+     * @throws IllegalArgumentException for a name that is not a gmp4j metric
+     */
+    public Metrics metrics(String... names) {
+        return Metrics.read(sched, names);
+    }
+
+    /**
+     * Go 1.26's goroutine leak profile: the goroutines of this runtime blocked for ever, because
+     * what they wait on (a channel, a select's channels, a sync primitive) can no longer be
+     * reached by any running goroutine, thread or static field, as the JVM's own reachability
+     * decides. Runs a full collection ({@code System.gc()}) and returns them in id order, each
+     * once. Needs a runtime built with {@link Builder#leakProfile}. What it can and cannot find:
+     * {@link io.gmp4j.runtime.LeakProfile}.
+     *
+     * @throws IllegalStateException when this runtime keeps no leak profile, or the JVM ignores
+     *     {@code System.gc()}
+     */
+    public java.util.List<LeakedGoroutine> leakedGoroutines() {
+        return io.gmp4j.runtime.LeakProfile.report(sched);
+    }
+
     /** A Go-style dump of every live goroutine: {@code goroutine 17 [chan receive]:} and its stack. */
     public String dump() {
         return sched.dump();
@@ -363,6 +389,7 @@ public final class GoRuntime implements AutoCloseable {
         private int runqSize = Tunable.RUNQSIZE.intValue(256);
         private boolean registry = Tunable.REGISTRY.onUnlessFalse();
         private boolean checkDeadlock = Tunable.CHECKDEAD.onUnlessFalse();
+        private boolean leakProfile = Tunable.LEAKPROFILE.onIfTrue();
         private long schedtraceMillis = Tunable.SCHEDTRACE.longValue(0L);
         private Boolean pinCarriers;
         private PanicHandler panicHandler;
@@ -410,6 +437,18 @@ public final class GoRuntime implements AutoCloseable {
          */
         public Builder goroutineRegistry(boolean on) {
             this.registry = on;
+            return this;
+        }
+
+        /**
+         * Keep Go 1.26's goroutine leak profile, for {@link GoRuntime#leakedGoroutines} (default
+         * off, as Go's {@code GOEXPERIMENT=goroutineleakprofile}; {@code -Dgmp4j.leakprofile=true}
+         * turns it on when the builder does not say). The goroutine registry then holds its
+         * goroutines through weak references: one more object per goroutine and a few stores
+         * per park. Needs the registry.
+         */
+        public Builder leakProfile(boolean on) {
+            this.leakProfile = on;
             return this;
         }
 
@@ -481,7 +520,7 @@ public final class GoRuntime implements AutoCloseable {
                 throw new IllegalArgumentException("run queue size must be a power of two >= 4, got " + runqSize);
             }
             return new GoRuntime(new Scheduler(new Scheduler.Config(name, procs, Math.max(maxThreads, procs),
-                    maxHandoffThreads, runqSize, registry, checkDeadlock, schedtraceMillis, pin)),
+                    maxHandoffThreads, runqSize, registry, checkDeadlock, schedtraceMillis, pin, leakProfile)),
                     panicHandler);
         }
 

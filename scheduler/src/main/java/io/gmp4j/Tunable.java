@@ -28,6 +28,9 @@ public enum Tunable {
     RUNQSIZE("gmp4j.runqsize", "`256`", "each P's local run queue, a power of two"),
     /** The goroutine registry. */
     REGISTRY("gmp4j.registry", "`true`", "the registry of live goroutines that the dump and the deadlock report read"),
+    /** Go 1.26's goroutine leak profile. */
+    LEAKPROFILE("gmp4j.leakprofile", "`false`",
+            "keep the goroutine leak profile (`GoRuntime.leakedGoroutines`): weak registry entries"),
     /** Go's checkdead. */
     CHECKDEAD("gmp4j.checkdead", "`true`", "report \"all goroutines are asleep - deadlock!\" from `main`"),
     /** Pinned carriers. */

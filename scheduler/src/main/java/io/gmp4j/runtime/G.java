@@ -59,6 +59,12 @@ public final class G implements Thread.UncaughtExceptionHandler {
     io.gmp4j.runtime.spi.TaskBatch turnBatch;
     /** The goroutine's function, from go() until it starts running; then null (see Scheduler.goexit). */
     Runnable fn;
+    /** {@link SchedLatency}'s sample: Go's trackingSeq and tracking (this goroutine writes them), and the stamp. */
+    int trackingSeq;
+    boolean tracking;
+    long runnableSince;
+    /** The registry's weak entry for this goroutine in leak-profile mode ({@link LeakProfile}), else null. */
+    LeakProfile.Ref leakRef;
 
     G(long goid, Scheduler sched) {
         this.goid = goid;
@@ -111,6 +117,7 @@ public final class G implements Thread.UncaughtExceptionHandler {
         // enough for "[chan receive, 2 minutes]" and spares a nanoTime call per park.
         waitReason = reason;
         waitSince = sched.coarseNanos;
+        ParkHooks.parking(this, reason);
         // The one atomic step of a park: publish WAITING, or find the permit ready() left.
         int s = (int) PARK_STATE.compareAndExchange(this, RUNNING, WAITING);
         if (s == RUNNING) {
@@ -127,6 +134,7 @@ public final class G implements Thread.UncaughtExceptionHandler {
                 thread.interrupt();
             }
         }
+        ParkHooks.resumed(this);
         // Consume the readiness. A release store suffices: ready() is idempotent while READIED,
         // and the next ready() meant for the next park is ordered after this store by whatever
         // lock published this goroutine as a waiter again.
@@ -152,6 +160,9 @@ public final class G implements Thread.UncaughtExceptionHandler {
             int s = parkState;
             if (s == READIED) {
                 return;
+            }
+            if (s == WAITING) {
+                ParkHooks.readying(this);
             }
             if (PARK_STATE.compareAndSet(this, s, READIED)) {
                 if (s == WAITING) {

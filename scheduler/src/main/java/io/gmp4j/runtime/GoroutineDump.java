@@ -33,7 +33,8 @@ final class GoroutineDump {
             }
             sb.append('\n');
         }
-        if (gs.isEmpty() && s.numGoroutine() > 0) {
+        int leaked = LeakProfile.appendLeaked(s, sb);
+        if (gs.isEmpty() && leaked == 0 && s.numGoroutine() > 0) {
             sb.append("(").append(s.numGoroutine()).append(" goroutines; the goroutine registry is off)\n");
         }
         return sb.toString();

@@ -23,6 +23,12 @@ import java.util.function.LongSupplier;
  * repeat one; {@code checkdead} reads them only when no M runs.
  */
 final class GoroutineRegistry {
+    /**
+     * Leak-profile mode ({@link LeakProfile}): entries are weak {@link LeakProfile.Ref}s instead
+     * of the Gs themselves, so the registry keeps no parked goroutine reachable. Otherwise an
+     * entry is its G.
+     */
+    final boolean weak;
     /** Segments of every M plus the shared one; appended when an M is created. */
     private final List<Segment> segments = new CopyOnWriteArrayList<>();
     private final Segment shared = new Segment();
@@ -39,7 +45,8 @@ final class GoroutineRegistry {
             }
         }
 
-        volatile G[] items = new G[256];
+        /** Each entry is a {@link G}, or in leak-profile mode its {@link LeakProfile.Ref}. */
+        volatile Object[] items = new Object[256];
         /** Entries in use: written with release stores after the entry, read with acquire. */
         private int size;
         /** Entries appended since the last sweep. Single writer. */
@@ -52,8 +59,8 @@ final class GoroutineRegistry {
          * amortised O(1) either way. A segment holds at most about twice the runtime's peak
          * live count.
          */
-        void append(G g, LongSupplier live) {
-            G[] a = items;
+        void append(Object g, LongSupplier live) {
+            Object[] a = items;
             int n = size;
             if (n == a.length) {
                 if (live.getAsLong() < n / 2) {
@@ -90,12 +97,12 @@ final class GoroutineRegistry {
 
         // Sequential pass over the entries (and the Gs, allocated in the same order) that
         // squeezes out the dead ones. Single writer.
-        private int sweep(G[] a, int n) {
+        private int sweep(Object[] a, int n) {
             int j = 0;
             for (int i = 0; i < n; i++) {
-                G g = a[i];
-                if (!g.dead) {
-                    a[j++] = g;
+                Object e = a[i];
+                if (!dead(e)) {
+                    a[j++] = e;
                 }
             }
             Arrays.fill(a, j, n, null);
@@ -105,18 +112,35 @@ final class GoroutineRegistry {
         }
 
         void collect(List<G> out) {
-            G[] a = items;
+            Object[] a = items;
             int n = Math.min((int) SIZE.getAcquire(this), a.length);
             for (int i = 0; i < n; i++) {
-                G g = a[i];
+                G g = a[i] instanceof LeakProfile.Ref r ? r.get() : (G) a[i];
                 if (g != null && !g.dead) {
                     out.add(g);
                 }
             }
         }
+
+        /** The weak entries of a leak-profile registry (see {@link #collect} for the racy read). */
+        void collectRefs(List<LeakProfile.Ref> out) {
+            Object[] a = items;
+            int n = Math.min((int) SIZE.getAcquire(this), a.length);
+            for (int i = 0; i < n; i++) {
+                if (a[i] instanceof LeakProfile.Ref r && !r.dead) {
+                    out.add(r);
+                }
+            }
+        }
     }
 
-    GoroutineRegistry() {
+    /** An entry that may be dropped: its goroutine ended. A leaked goroutine's cleared entry stays. */
+    private static boolean dead(Object e) {
+        return e instanceof LeakProfile.Ref r ? r.dead : ((G) e).dead;
+    }
+
+    GoroutineRegistry(boolean weak) {
+        this.weak = weak;
         segments.add(shared);
     }
 
@@ -129,13 +153,14 @@ final class GoroutineRegistry {
 
     /** Records {@code g}, started by code running on {@code m} (null: another thread). */
     void add(M m, G g, LongSupplier live) {
+        Object e = weak ? LeakProfile.register(g) : g;
         if (m != null) {
-            m.allgs.append(g, live);
+            m.allgs.append(e, live);
             return;
         }
         sharedLock.lock();
         try {
-            shared.append(g, live);
+            shared.append(e, live);
         } finally {
             sharedLock.unlock();
         }
@@ -165,6 +190,10 @@ final class GoroutineRegistry {
     /** {@code g} has ended. */
     void remove(G g) {
         g.dead = true;
+        LeakProfile.Ref r = g.leakRef;
+        if (r != null) {
+            r.dead = true;
+        }
     }
 
     List<G> snapshot() {
@@ -175,11 +204,31 @@ final class GoroutineRegistry {
         return all;
     }
 
-    /** Goroutines parked in G.park. Exact only while nothing runs (checkdead's situation). */
+    /** The weak entries of every live or leaked goroutine; empty unless in leak-profile mode. */
+    List<LeakProfile.Ref> refs() {
+        List<LeakProfile.Ref> all = new ArrayList<>();
+        if (weak) {
+            for (Segment s : segments) {
+                s.collectRefs(all);
+            }
+        }
+        return all;
+    }
+
+    /**
+     * Goroutines parked in G.park, and in leak-profile mode the leaked ones too (collected
+     * without having ended: asleep for ever). Exact only while nothing runs (checkdead's
+     * situation).
+     */
     long countWaiting() {
         long n = 0;
         for (G g : snapshot()) {
             if (g.isWaiting()) {
+                n++;
+            }
+        }
+        for (LeakProfile.Ref r : refs()) {
+            if (r.refersTo(null)) {
                 n++;
             }
         }

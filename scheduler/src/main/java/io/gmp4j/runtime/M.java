@@ -75,6 +75,8 @@ final class M extends Thread {
      */
     private long spawned;
     private long exited;
+    /** The scheduling latencies sampled on this M ({@link SchedLatency}). */
+    final SchedLatency.Counts latency = new SchedLatency.Counts();
     /** Goroutines started by code on this M (registry segment; null when the registry is off). */
     GoroutineRegistry.Segment allgs;
 

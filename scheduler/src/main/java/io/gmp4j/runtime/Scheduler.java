@@ -68,7 +68,13 @@ public final class Scheduler extends SchedLoop implements Executor, AutoCloseabl
     /** Configuration for a new scheduler; see {@code io.gmp4j.GoRuntime.Builder}. */
     public record Config(String name, int maxProcs, int maxThreads, int maxHandoffThreads, int runqCapacity,
                          boolean goroutineRegistry, boolean checkDeadlock, long schedtraceMillis,
-                         boolean pinCarriers) {
+                         boolean pinCarriers, boolean leakProfile) {
+        /** A configuration without the leak profile ({@link LeakProfile}). */
+        public Config(String name, int maxProcs, int maxThreads, int maxHandoffThreads, int runqCapacity,
+                      boolean goroutineRegistry, boolean checkDeadlock, long schedtraceMillis, boolean pinCarriers) {
+            this(name, maxProcs, maxThreads, maxHandoffThreads, runqCapacity, goroutineRegistry, checkDeadlock,
+                    schedtraceMillis, pinCarriers, false);
+        }
     }
 
     /**
@@ -149,6 +155,7 @@ public final class Scheduler extends SchedLoop implements Executor, AutoCloseabl
         // No parent id: reading the parent's G is a cache miss per spawn in wide trees.
         G g = new G(goid, this);
         g.fn = f;
+        SchedLatency.created(g);
         Thread t = vtFactory.newThread(() -> goexit(g));
         g.thread = t;
         Carrier.bindG(t, g); // the thread's uncaught-exception handler is its G: see G.current()
@@ -174,6 +181,7 @@ public final class Scheduler extends SchedLoop implements Executor, AutoCloseabl
         // is garbage as soon as it returns.
         Runnable f = g.fn;
         g.fn = null;
+        SchedLatency.started(g);
         try {
             f.run();
         } finally {

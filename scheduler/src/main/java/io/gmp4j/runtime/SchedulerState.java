@@ -192,7 +192,10 @@ abstract sealed class SchedulerState permits Workers {
         this.runqCapacity = c.runqCapacity();
         this.checkDeadlock = c.checkDeadlock();
         this.lock = runq.lock;
-        this.allgs = c.goroutineRegistry() ? new GoroutineRegistry() : null;
+        if (c.leakProfile() && !c.goroutineRegistry()) {
+            throw new IllegalArgumentException("the leak profile needs the goroutine registry (goroutineRegistry(true))");
+        }
+        this.allgs = c.goroutineRegistry() ? new GoroutineRegistry(c.leakProfile()) : null;
         P[] ps = new P[gomaxprocs];
         this.pidle = new P[gomaxprocs];
         this.idlepMask = new AtomicLongArray((gomaxprocs + 63) / 64);

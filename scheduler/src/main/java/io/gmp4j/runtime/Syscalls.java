@@ -110,7 +110,7 @@ final class Syscalls {
             s.injectglist(g.turnBatch);
         }
         m.goschedGlobal = true;
-        Thread.yield();
+        SchedLatency.yield();
     }
 
     /** The safe point of the goroutine running on {@code m}. */
@@ -124,7 +124,7 @@ final class Syscalls {
                 return;
             }
             m.goschedGlobal = true;
-            Thread.yield();
+            SchedLatency.yield();
         }
     }
 
@@ -134,6 +134,6 @@ final class Syscalls {
         if (m != null && m.curTask != null && Thread.currentThread().isVirtual()) {
             m.goschedGlobal = true;
         }
-        Thread.yield();
+        SchedLatency.yield();
     }
 }
