@@ -101,15 +101,15 @@ class NetProcessesTest {
 
     @Test
     void optionsKnowTheNetworkBenchmarks() {
-        BenchMain.Options o = BenchMain.parse(new String[]{"echo-c16", "chat-fanout", "--impls", "gmp4j,netty,vertx",
+        BenchOptions o = BenchOptions.parse(new String[]{"echo-c16", "chat-fanout", "--impls", "gmp4j,netty,vertx",
                 "--window-ms", "300"});
         assertEquals(List.of("echo-c16", "chat-fanout"), o.benches);
         assertEquals(300, o.window());
-        assertEquals(500, BenchMain.parse(new String[]{"bulk", "--quick"}).window());
-        BenchMain.Options proxy = BenchMain.parse(new String[]{"proxy-rps-c16", "proxy-rps-c256", "proxy-bulk",
+        assertEquals(500, BenchOptions.parse(new String[]{"bulk", "--quick"}).window());
+        BenchOptions proxy = BenchOptions.parse(new String[]{"proxy-rps-c16", "proxy-rps-c256", "proxy-bulk",
                 "--impls", "gmp4j,netty,go,direct"});
         assertEquals(List.of("proxy-rps-c16", "proxy-rps-c256", "proxy-bulk"), proxy.benches);
         assertEquals(List.of("gmp4j", "netty", "go", "direct"), proxy.impls);
-        assertThrows(IllegalArgumentException.class, () -> BenchMain.parse(new String[]{"--window-ms", "0"}));
+        assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse(new String[]{"--window-ms", "0"}));
     }
 }
