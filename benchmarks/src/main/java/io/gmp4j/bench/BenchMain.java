@@ -1,5 +1,7 @@
 package io.gmp4j.bench;
 
+import io.gmp4j.bench.ChildRunner.Failure;
+import io.gmp4j.bench.ChildRunner.Result;
 import io.gmp4j.bench.net.LoadClient;
 import io.gmp4j.bench.net.NetBench;
 import io.gmp4j.bench.remote.RemoteBench;
@@ -109,22 +111,14 @@ public final class BenchMain {
     /** The network benchmarks' load client JVM (the servers get {@link #CHILD_JVM_FLAGS}). */
     static final List<String> CLIENT_JVM_FLAGS = List.of("-Xms1g", "-Xmx1g", "-XX:+UseParallelGC", "-XX:+AlwaysPreTouch");
 
-    /** One figure a child reported. */
-    record Result(String bench, String impl, int procs, double value, String unit, String samples) {
-    }
-
-    /** A child that did not produce its figures. */
-    record Failure(String bench, String impl, int procs, String message) {
-    }
-
     private final BenchOptions opt;
-    private final List<Result> results = new ArrayList<>();
-    private final List<Failure> failures = new ArrayList<>();
+    private final ChildRunner children;
     /** The machine readings, in order: ("start", reading), ("end", reading). */
     private final List<Map.Entry<String, MachineProbe.Reading>> probes = new ArrayList<>();
 
     private BenchMain(BenchOptions opt) {
         this.opt = opt;
+        this.children = new ChildRunner(opt);
     }
 
     public static void main(String[] args) {
@@ -208,11 +202,11 @@ public final class BenchMain {
                         if (AgentBench.handles(bench)) {
                             if (impl.equals("gmp4j")) {
                                 for (String v : AgentBench.variants(bench)) {
-                                    List<String> cmd = childJvm(java, jvmFlags, impl, procs, childFlags);
+                                    List<String> cmd = ChildRunner.childJvm(java, jvmFlags, impl, procs, childFlags);
                                     cmd.addAll(AgentBench.flags(v, cp));
                                     cmd.add("-Dgmp4j.bench.timeout=" + opt.timeoutSeconds);
                                     cmd.addAll(List.of("-cp", cp, BenchChild.class.getName(), bench, v, "1", reps));
-                                    runChild(bench, v, procs, cmd, Map.of());
+                                    children.run(bench, v, procs, cmd, Map.of());
                                 }
                             }
                             continue; // gmp4j's runtimes only, with and without the agent
@@ -225,7 +219,7 @@ public final class BenchMain {
                         }
                         if (RemoteBench.isRemote(bench)) {
                             if (RemoteBench.IMPLS.contains(impl)) {
-                                List<String> cmd = childJvm(java, jvmFlags, impl, procs, childFlags);
+                                List<String> cmd = ChildRunner.childJvm(java, jvmFlags, impl, procs, childFlags);
                                 cmd.addAll(RemoteBench.JVM_FLAGS);
                                 cmd.add("-Dgmp4j.bench.timeout=" + opt.timeoutSeconds);
                                 cmd.add("-Dgmp4j.bench.minWarmupMs=" + opt.minWarmup());
@@ -233,7 +227,7 @@ public final class BenchMain {
                                 cmd.add("-Dgmp4j.bench.quick=" + opt.quick);
                                 cmd.addAll(List.of("-cp", cp, RemoteDriver.class.getName(), bench, impl,
                                         Integer.toString(procs), reps));
-                                runChild(bench, impl, procs, cmd, Map.of());
+                                children.run(bench, impl, procs, cmd, Map.of());
                             }
                             continue;
                         }
@@ -264,13 +258,13 @@ public final class BenchMain {
                                 continue;
                             }
                             List<String> cmd = List.of(goBinary.toString(), bench, reps);
-                            runChild(bench, impl, procs, cmd, Map.of("GOMAXPROCS", Integer.toString(procs),
+                            children.run(bench, impl, procs, cmd, Map.of("GOMAXPROCS", Integer.toString(procs),
                                     "GMP4J_BENCH_QUICK", opt.quick ? "1" : "",
                                     "GMP4J_BENCH_MIN_WARMUP_MS", Long.toString(opt.minWarmup()),
                                     "GMP4J_BENCH_MIN_MEASURE_MS", Long.toString(opt.minMeasure())));
                             continue;
                         }
-                        List<String> cmd = childJvm(java, jvmFlags, impl, procs, childFlags);
+                        List<String> cmd = ChildRunner.childJvm(java, jvmFlags, impl, procs, childFlags);
                         cmd.add("-Dgmp4j.bench.timeout=" + opt.timeoutSeconds);
                         cmd.add("-Dgmp4j.bench.minWarmupMs=" + opt.minWarmup());
                         cmd.add("-Dgmp4j.bench.minMeasureMs=" + opt.minMeasure());
@@ -279,7 +273,7 @@ public final class BenchMain {
                         }
                         cmd.addAll(List.of("-cp", cp, BenchChild.class.getName(), bench, impl,
                                 Integer.toString(procs), reps));
-                        runChild(bench, impl, procs, cmd, Map.of());
+                        children.run(bench, impl, procs, cmd, Map.of());
                     }
                 }
             }
@@ -287,8 +281,8 @@ public final class BenchMain {
         probe("end");
         report();
         boolean reported = opt.reportDir == null || ReportRun.write(opt.reportDir, opt, started, java, jvmFlags,
-                childFlags, results, failures, probes);
-        return failures.isEmpty() && reported ? 0 : 1;
+                childFlags, children.results, children.failures, probes);
+        return children.failures.isEmpty() && reported ? 0 : 1;
     }
 
     /**
@@ -323,29 +317,6 @@ public final class BenchMain {
     }
 
     /**
-     * A child JVM's command up to its classpath: the JVM flags, {@link #CHILD_JVM_FLAGS}, the
-     * implementation's procs knob, the extra child flags.
-     */
-    static List<String> childJvm(String java, List<String> jvmFlags, String impl, int procs,
-                                         List<String> childFlags) {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(java);
-        cmd.addAll(jvmFlags);
-        cmd.addAll(CHILD_JVM_FLAGS);
-        if (impl.equals("gmp4j")) {
-            cmd.add("-Dgmp4j.maxprocs=" + procs);
-        } else if (impl.equals("jdk") || impl.equals("jox")) {
-            cmd.add("-Djdk.virtualThreadScheduler.parallelism=" + procs);
-            cmd.add("-Djdk.virtualThreadScheduler.maxPoolSize=" + procs);
-            if (impl.equals("jox") && procs == 1) {
-                cmd.add("-XX:ActiveProcessorCount=1");
-            }
-        } // netty and vertx take procs as their event-loop count (ServerMain's argument)
-        cmd.addAll(childFlags);
-        return cmd;
-    }
-
-    /**
      * A network benchmark for one (impl, procs): the server processes first ({@link ServerChain}:
      * the server, or the echo backend and the proxy), then the load client as the child whose
      * results count, with the pid whose CPU time the {@code -cpu} rows measure; the servers are
@@ -356,7 +327,7 @@ public final class BenchMain {
         try {
             servers = ServerChain.start(launcher, bench, impl, procs);
         } catch (IOException e) {
-            fail(bench, impl, procs, "the server did not start: " + e.getMessage(), List.of(), new ArrayDeque<>());
+            children.fail(bench, impl, procs, "the server did not start: " + e.getMessage(), List.of(), new ArrayDeque<>());
             return;
         }
         try (servers) {
@@ -364,7 +335,7 @@ public final class BenchMain {
             if (servers.cpuPid() > 0) {
                 cmd.addAll(List.of("--server-pid", Long.toString(servers.cpuPid())));
             }
-            runChild(bench, impl, procs, cmd, Map.of());
+            children.run(bench, impl, procs, cmd, Map.of());
         }
     }
 
@@ -381,7 +352,7 @@ public final class BenchMain {
                 try {
                     servers.add(ServerChain.start(launcher, bench, impl, procs));
                 } catch (IOException e) {
-                    fail(bench, impl, procs, "the server did not start: " + e.getMessage(), List.of(), new ArrayDeque<>());
+                    children.fail(bench, impl, procs, "the server did not start: " + e.getMessage(), List.of(), new ArrayDeque<>());
                     return;
                 }
             }
@@ -389,7 +360,7 @@ public final class BenchMain {
                     servers.stream().map(c -> Integer.toString(c.port())).collect(Collectors.joining(",")));
             cmd.addAll(List.of("--server-pid", servers.stream().map(c -> Long.toString(c.cpuPid()))
                     .collect(Collectors.joining(","))));
-            runChild(bench, all, procs, cmd, Map.of());
+            children.run(bench, all, procs, cmd, Map.of());
         } finally {
             servers.forEach(ServerChain::close);
         }
@@ -408,192 +379,6 @@ public final class BenchMain {
                 "--window-ms", Long.toString(opt.window()),
                 "--loops", Integer.toString(Integer.getInteger("gmp4j.bench.clientLoops", 2))));
         return cmd;
-    }
-
-    private void runChild(String bench, String impl, int procs, List<String> cmd, Map<String, String> env) {
-        String label = "[" + bench + " " + impl + " p" + procs + "] ";
-        System.err.println("gmp4j bench: running " + bench + " impl=" + impl + " procs=" + procs + " ...");
-        Deque<String> tail = new ArrayDeque<>();
-        List<Result> got = new ArrayList<>();
-        List<String> parseErrors = new ArrayList<>();
-        Process p;
-        try {
-            ProcessBuilder pb = new ProcessBuilder(cmd);
-            pb.environment().putAll(env);
-            p = pb.start();
-        } catch (IOException e) {
-            fail(bench, impl, procs, "cannot start the child: " + e.getMessage(), cmd, tail);
-            return;
-        }
-        try {
-            p.getOutputStream().close(); // children read no input
-        } catch (IOException ignored) {
-            // nothing to close
-        }
-        Thread errReader = pump(p.getErrorStream(), line -> {
-            System.err.println(label + line);
-            keep(tail, line);
-        });
-        Thread outReader = pump(p.getInputStream(), line -> {
-            if (line.startsWith(BenchChild.RESULT_PREFIX)) {
-                try {
-                    got.add(parseResult(line));
-                } catch (IllegalArgumentException e) {
-                    parseErrors.add(e.getMessage());
-                }
-            } else {
-                System.err.println(label + "(stdout) " + line);
-                keep(tail, line);
-            }
-        });
-        boolean finished;
-        try {
-            finished = p.waitFor(opt.timeoutSeconds + 60, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            p.destroyForcibly();
-            fail(bench, impl, procs, "interrupted", cmd, tail);
-            return;
-        }
-        if (!finished) {
-            p.destroyForcibly();
-        }
-        try {
-            errReader.join(10_000);
-            outReader.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (!finished) {
-            fail(bench, impl, procs, "did not finish within " + (opt.timeoutSeconds + 60) + " s; killed", cmd, tail);
-            return;
-        }
-        int rc = p.exitValue();
-        if (rc != 0) {
-            String why = rc == 3 ? " (its watchdog fired: timed out)" : "";
-            fail(bench, impl, procs, "child exited with status " + rc + why, cmd, tail);
-            return;
-        }
-        if (!parseErrors.isEmpty()) {
-            fail(bench, impl, procs, "unparsable result line(s): " + parseErrors, cmd, tail);
-            return;
-        }
-        if (got.isEmpty()) {
-            fail(bench, impl, procs, "child exited 0 but printed no result line", cmd, tail);
-            return;
-        }
-        for (Result r : got) {
-            if (!List.of(impl.split(",")).contains(r.impl()) || (r.procs() != procs && !(bench.equals("fib-paired") && r.procs() == 1))) {
-                note("child for " + impl + " procs=" + procs + " reported impl=" + r.impl() + " procs=" + r.procs());
-            }
-            results.add(r);
-            System.err.println("gmp4j bench:   " + r.bench() + " " + r.impl() + " procs=" + r.procs() + ": "
-                    + BenchChild.fmt(r.value()) + " " + r.unit() + " (samples " + r.samples() + ")");
-            if (opt.json && opt.rounds == 1) {
-                printJson(r, opt.pin);
-            }
-        }
-    }
-
-    private static void printJson(Result r, boolean pinned) {
-        System.out.println("{\"bench\":\"" + r.bench() + "\",\"impl\":\"" + r.impl() + "\",\"procs\":"
-                + r.procs() + ",\"value\":" + BenchChild.fmt(r.value()) + ",\"unit\":\"" + r.unit() + "\""
-                + (pinned && r.impl().equals("gmp4j") ? ",\"pinned\":true}" : "}"));
-        System.out.flush();
-    }
-
-    /**
-     * With {@code --rounds N > 1}: each (bench, impl, procs, unit) ran N times, the
-     * implementations alternating within each round, so a slow minute on a shared machine hits
-     * them alike. The figure is the median of the rounds' medians; its samples are those.
-     */
-    static List<Result> mergeRounds(List<Result> all) {
-        Map<List<Object>, List<Result>> groups = new java.util.LinkedHashMap<>();
-        for (Result r : all) {
-            groups.computeIfAbsent(List.of(r.bench(), r.impl(), r.procs(), r.unit()), k -> new ArrayList<>()).add(r);
-        }
-        List<Result> out = new ArrayList<>();
-        for (List<Result> g : groups.values()) {
-            Result first = g.getFirst();
-            List<Double> values = g.stream().map(Result::value).toList();
-            String samples = String.join(",", values.stream().map(BenchChild::fmt).toList());
-            out.add(new Result(first.bench(), first.impl(), first.procs(), BenchChild.median(values), first.unit(), samples));
-        }
-        return out;
-    }
-
-    private void fail(String bench, String impl, int procs, String message, List<String> cmd, Deque<String> tail) {
-        failures.add(new Failure(bench, impl, procs, message));
-        StringBuilder sb = new StringBuilder();
-        sb.append("gmp4j bench: FAILED ").append(bench).append(" impl=").append(impl).append(" procs=").append(procs)
-                .append(": ").append(message).append('\n');
-        if (!cmd.isEmpty()) {
-            sb.append("  command: ").append(String.join(" ", cmd)).append('\n');
-        }
-        synchronized (tail) {
-            if (tail.isEmpty()) {
-                sb.append("  (no output)\n");
-            } else {
-                sb.append("  last output lines:\n");
-                for (String l : tail) {
-                    sb.append("    ").append(l).append('\n');
-                }
-            }
-        }
-        System.err.print(sb);
-        if (opt.json) {
-            System.out.println("{\"bench\":\"" + bench + "\",\"impl\":\"" + impl + "\",\"procs\":" + procs
-                    + ",\"error\":\"" + jsonEscape(message) + "\"}");
-            System.out.flush();
-        }
-    }
-
-    static void keep(Deque<String> tail, String line) {
-        synchronized (tail) {
-            tail.addLast(line);
-            while (tail.size() > 60) {
-                tail.removeFirst();
-            }
-        }
-    }
-
-    static Thread pump(InputStream in, Consumer<String> sink) {
-        Thread t = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                    sink.accept(line);
-                }
-            } catch (IOException e) {
-                sink.accept("(reading child output failed: " + e + ")");
-            }
-        }, "bench-pump");
-        t.setDaemon(true);
-        t.start();
-        return t;
-    }
-
-    /** Parses {@code @result bench=.. impl=.. procs=.. value=.. unit=.. samples=..}. */
-    static Result parseResult(String line) {
-        Map<String, String> kv = new LinkedHashMap<>();
-        for (String tok : line.substring(BenchChild.RESULT_PREFIX.length()).trim().split("\\s+")) {
-            int eq = tok.indexOf('=');
-            if (eq <= 0) {
-                throw new IllegalArgumentException("bad token '" + tok + "' in: " + line);
-            }
-            kv.put(tok.substring(0, eq), tok.substring(eq + 1));
-        }
-        for (String k : List.of("bench", "impl", "procs", "value", "unit")) {
-            if (!kv.containsKey(k)) {
-                throw new IllegalArgumentException("missing " + k + " in: " + line);
-            }
-        }
-        try {
-            return new Result(kv.get("bench"), kv.get("impl"), Integer.parseInt(kv.get("procs")),
-                    Double.parseDouble(kv.get("value")), kv.get("unit"), kv.getOrDefault("samples", ""));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("bad number in: " + line);
-        }
     }
 
     // =====================================================================================
@@ -619,7 +404,7 @@ public final class BenchMain {
             Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
             p.getOutputStream().close();
             Deque<String> out = new ArrayDeque<>();
-            Thread t = pump(p.getInputStream(), l -> keep(out, l));
+            Thread t = ChildRunner.pump(p.getInputStream(), l -> ChildRunner.keep(out, l));
             if (!p.waitFor(300, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 note("`go build` did not finish in 300 s: skipping the go implementation");
@@ -627,7 +412,7 @@ public final class BenchMain {
             }
             t.join(5_000);
             if (p.exitValue() != 0) {
-                failures.add(new Failure("build", "go", 0, "go build failed with status " + p.exitValue()));
+                children.failures.add(new Failure("build", "go", 0, "go build failed with status " + p.exitValue()));
                 System.err.println("gmp4j bench: FAILED `go build` (status " + p.exitValue() + "), skipping go:");
                 synchronized (out) {
                     out.forEach(l -> System.err.println("    " + l));
@@ -694,15 +479,15 @@ public final class BenchMain {
 
     private void report() {
         if (opt.rounds > 1) {
-            List<Result> merged = mergeRounds(results);
-            results.clear();
-            results.addAll(merged);
-            for (Result r : results) {
+            List<Result> merged = ChildRunner.mergeRounds(children.results);
+            children.results.clear();
+            children.results.addAll(merged);
+            for (Result r : children.results) {
                 System.err.println("gmp4j bench: " + r.bench() + " " + r.impl() + " procs=" + r.procs() + ": "
                         + BenchChild.fmt(r.value()) + " " + r.unit() + " (median of " + opt.rounds + " rounds: "
                         + r.samples() + ")");
                 if (opt.json) {
-                    printJson(r, opt.pin);
+                    ChildRunner.printJson(r, opt.pin);
                 }
             }
         }
@@ -710,9 +495,9 @@ public final class BenchMain {
             printTable();
         }
         printRatios();
-        if (!failures.isEmpty()) {
-            System.err.println("gmp4j bench: " + failures.size() + " run(s) FAILED:");
-            for (Failure f : failures) {
+        if (!children.failures.isEmpty()) {
+            System.err.println("gmp4j bench: " + children.failures.size() + " run(s) FAILED:");
+            for (Failure f : children.failures) {
                 System.err.println("  " + f.bench() + " impl=" + f.impl() + " procs=" + f.procs() + ": " + f.message());
             }
         }
@@ -721,7 +506,7 @@ public final class BenchMain {
     private List<String> implsPresent() {
         List<String> out = new ArrayList<>();
         for (String i : IMPLS) {
-            if (results.stream().anyMatch(r -> r.impl().equals(i))) {
+            if (children.results.stream().anyMatch(r -> r.impl().equals(i))) {
                 out.add(i);
             }
         }
@@ -731,7 +516,7 @@ public final class BenchMain {
     /** (bench, procs) keys in the order results came. */
     private List<Map.Entry<String, Integer>> rowKeys() {
         List<Map.Entry<String, Integer>> keys = new ArrayList<>();
-        for (Result r : results) {
+        for (Result r : children.results) {
             Map.Entry<String, Integer> k = Map.entry(r.bench(), r.procs());
             if (!keys.contains(k)) {
                 keys.add(k);
@@ -741,7 +526,7 @@ public final class BenchMain {
     }
 
     private Result find(String bench, String impl, int procs) {
-        for (Result r : results) {
+        for (Result r : children.results) {
             if (r.bench().equals(bench) && r.impl().equals(impl) && r.procs() == procs) {
                 return r;
             }
@@ -750,7 +535,7 @@ public final class BenchMain {
     }
 
     private boolean failed(String bench, String impl, int procs) {
-        return failures.stream().anyMatch(f -> f.bench().equals(bench) && f.impl().equals(impl) && f.procs() == procs);
+        return children.failures.stream().anyMatch(f -> f.bench().equals(bench) && f.impl().equals(impl) && f.procs() == procs);
     }
 
     private void printTable() {
@@ -778,7 +563,7 @@ public final class BenchMain {
             }
             sb.append("  ").append(unit).append('\n');
         }
-        for (Failure f : failures) {
+        for (Failure f : children.failures) {
             if (rowKeys().stream().noneMatch(k -> k.getKey().equals(f.bench()) && k.getValue() == f.procs())) {
                 sb.append(String.format(Locale.ROOT, "%-26s %5d  %s FAILED%n", f.bench(), f.procs(), f.impl()));
             }
@@ -882,7 +667,7 @@ public final class BenchMain {
     // Helpers
     // =====================================================================================
 
-    private static void note(String msg) {
+    static void note(String msg) {
         System.err.println("gmp4j bench: note: " + msg);
     }
 
@@ -894,26 +679,5 @@ public final class BenchMain {
     static List<String> split(String flags) {
         String t = flags.trim();
         return t.isEmpty() ? List.of() : Arrays.asList(t.split("\\s+"));
-    }
-
-    static String jsonEscape(String s) {
-        StringBuilder sb = new StringBuilder(s.length());
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
-        }
-        return sb.toString();
     }
 }

@@ -85,7 +85,7 @@ class BodiesTest {
 
     @Test
     void resultLinesRoundTrip() {
-        BenchMain.Result r = BenchMain.parseResult(
+        ChildRunner.Result r = ChildRunner.parseResult(
                 "@result bench=skynet impl=go procs=2 value=123.456 unit=ms samples=120.000,123.456,130.000");
         assertEquals("skynet", r.bench());
         assertEquals("go", r.impl());
@@ -102,7 +102,7 @@ class BodiesTest {
         assertEquals("1+3", BenchOptions.parse(new String[]{"echo-c16", "--quick"}).repsFor("echo-c16"));
         assertEquals("3+5", BenchOptions.parse(new String[]{"skynet"}).repsFor("skynet"));
         assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse(new String[]{"nosuch"}));
-        assertThrows(IllegalArgumentException.class, () -> BenchMain.parseResult("@result bench=x"));
+        assertThrows(IllegalArgumentException.class, () -> ChildRunner.parseResult("@result bench=x"));
     }
 
     @Test
@@ -110,13 +110,13 @@ class BodiesTest {
         assertEquals(3, BenchOptions.parse(new String[]{"echo-c16", "--rounds", "3"}).rounds);
         assertEquals(1, BenchOptions.parse(new String[]{"echo-c16"}).rounds);
         assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse(new String[]{"echo-c16", "--rounds", "0"}));
-        List<BenchMain.Result> merged = BenchMain.mergeRounds(List.of(
-                new BenchMain.Result("echo-c16", "gmp4j", 2, 40.0, "req/s", ""),
-                new BenchMain.Result("echo-c16", "netty", 2, 70.0, "req/s", ""),
-                new BenchMain.Result("echo-c16", "gmp4j", 2, 55.0, "req/s", ""),
-                new BenchMain.Result("echo-c16", "netty", 2, 74.0, "req/s", ""),
-                new BenchMain.Result("echo-c16", "gmp4j", 2, 46.0, "req/s", ""),
-                new BenchMain.Result("echo-c16", "netty", 2, 69.0, "req/s", "")));
+        List<ChildRunner.Result> merged = ChildRunner.mergeRounds(List.of(
+                new ChildRunner.Result("echo-c16", "gmp4j", 2, 40.0, "req/s", ""),
+                new ChildRunner.Result("echo-c16", "netty", 2, 70.0, "req/s", ""),
+                new ChildRunner.Result("echo-c16", "gmp4j", 2, 55.0, "req/s", ""),
+                new ChildRunner.Result("echo-c16", "netty", 2, 74.0, "req/s", ""),
+                new ChildRunner.Result("echo-c16", "gmp4j", 2, 46.0, "req/s", ""),
+                new ChildRunner.Result("echo-c16", "netty", 2, 69.0, "req/s", "")));
         assertEquals(2, merged.size());
         assertEquals("gmp4j", merged.get(0).impl());
         assertEquals(46.0, merged.get(0).value(), 1e-9);
