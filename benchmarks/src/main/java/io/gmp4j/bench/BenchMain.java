@@ -158,7 +158,7 @@ public final class BenchMain {
         Path goBinary = null;
         boolean wantGo = opt.impls.contains("go") && opt.benches.stream().anyMatch(b -> !b.equals("floor"));
         if (wantGo) {
-            goBinary = buildGo();
+            goBinary = GoBinary.build(children.failures);
         }
         ServerLauncher launcher = new ServerLauncher(java, jvmFlags, childFlags, cp, goBinary);
 
@@ -379,98 +379,6 @@ public final class BenchMain {
                 "--window-ms", Long.toString(opt.window()),
                 "--loops", Integer.toString(Integer.getInteger("gmp4j.bench.clientLoops", 2))));
         return cmd;
-    }
-
-    // =====================================================================================
-    // Go
-    // =====================================================================================
-
-    /** Builds benchmarks/go into benchmarks/go/bin/gmp4jbench; null (with a note) when impossible. */
-    private Path buildGo() {
-        Path go = findOnPath("go");
-        if (go == null) {
-            note("no `go` binary on PATH: skipping the go implementation (install Go 1.19+ to compare with Go)");
-            return null;
-        }
-        Path dir = goDir();
-        if (dir == null) {
-            note("cannot find benchmarks/go (set -Dgmp4j.bench.goDir): skipping the go implementation");
-            return null;
-        }
-        Path bin = dir.resolve("bin").resolve("gmp4jbench");
-        List<String> cmd = List.of(go.toString(), "build", "-o", bin.toString(), ".");
-        System.err.println("gmp4j bench: building the Go benchmark: (cd " + dir + " && " + String.join(" ", cmd) + ")");
-        try {
-            Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-            p.getOutputStream().close();
-            Deque<String> out = new ArrayDeque<>();
-            Thread t = ChildRunner.pump(p.getInputStream(), l -> ChildRunner.keep(out, l));
-            if (!p.waitFor(300, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                note("`go build` did not finish in 300 s: skipping the go implementation");
-                return null;
-            }
-            t.join(5_000);
-            if (p.exitValue() != 0) {
-                children.failures.add(new Failure("build", "go", 0, "go build failed with status " + p.exitValue()));
-                System.err.println("gmp4j bench: FAILED `go build` (status " + p.exitValue() + "), skipping go:");
-                synchronized (out) {
-                    out.forEach(l -> System.err.println("    " + l));
-                }
-                return null;
-            }
-        } catch (IOException e) {
-            note("cannot run `go build`: " + e.getMessage() + ": skipping the go implementation");
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        }
-        return bin;
-    }
-
-    private static Path findOnPath(String name) {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return null;
-        }
-        for (String d : path.split(File.pathSeparator)) {
-            if (d.isEmpty()) {
-                continue;
-            }
-            Path p = Path.of(d, name);
-            if (Files.isRegularFile(p) && Files.isExecutable(p)) {
-                return p;
-            }
-        }
-        return null;
-    }
-
-    /** benchmarks/go: -Dgmp4j.bench.goDir, else next to target/classes, else from the working dir. */
-    private static Path goDir() {
-        List<Path> candidates = new ArrayList<>();
-        String prop = System.getProperty("gmp4j.bench.goDir");
-        if (prop != null) {
-            candidates.add(Path.of(prop));
-        }
-        try {
-            Path classes = Path.of(BenchMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            // benchmarks/target/classes or benchmarks/target/<jar>: both have target as parent
-            Path target = classes.getParent();
-            if (target != null && target.getParent() != null) {
-                candidates.add(target.getParent().resolve("go"));
-            }
-        } catch (URISyntaxException | RuntimeException ignored) {
-            // fall back to the working directory
-        }
-        candidates.add(Path.of("benchmarks", "go"));
-        candidates.add(Path.of("go"));
-        for (Path c : candidates) {
-            if (Files.isRegularFile(c.resolve("go.mod"))) {
-                return c.toAbsolutePath().normalize();
-            }
-        }
-        return null;
     }
 
     // =====================================================================================

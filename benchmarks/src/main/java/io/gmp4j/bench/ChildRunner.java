@@ -36,7 +36,7 @@ final class ChildRunner {
     private final BenchOptions opt;
     /** The figures, in the order the children printed them. */
     final List<Result> results = new ArrayList<>();
-    /** The children that did not give their figures, in the order they ended. */
+    /** The runs that gave no figures (children, and the Go build: {@link GoBinary}), in order. */
     final List<Failure> failures = new ArrayList<>();
 
     ChildRunner(BenchOptions opt) {
