@@ -1,31 +1,20 @@
 package io.gmp4j.bench;
 
+import io.gmp4j.bench.ChildRunner.Result;
 import io.gmp4j.bench.net.LoadClient;
 import io.gmp4j.bench.net.NetBench;
 import io.gmp4j.bench.remote.RemoteBench;
 import io.gmp4j.bench.remote.RemoteDriver;
 
-import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Deque;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -109,234 +98,31 @@ public final class BenchMain {
     /** The network benchmarks' load client JVM (the servers get {@link #CHILD_JVM_FLAGS}). */
     static final List<String> CLIENT_JVM_FLAGS = List.of("-Xms1g", "-Xmx1g", "-XX:+UseParallelGC", "-XX:+AlwaysPreTouch");
 
-    /** One figure a child reported. */
-    record Result(String bench, String impl, int procs, double value, String unit, String samples) {
-    }
-
-    /** A child that did not produce its figures. */
-    record Failure(String bench, String impl, int procs, String message) {
-    }
-
-    static final class Options {
-        final List<String> benches = new ArrayList<>();
-        final List<String> impls = new ArrayList<>(IMPLS);
-        List<Integer> procs = List.of(1, 2);
-        boolean json;
-        boolean quick;
-        /** --report DIR, absolute: write a Markdown page and charts there ({@link ReportRun}). */
-        Path reportDir;
-        /** The arguments as given, for the report. */
-        List<String> args = List.of();
-        /** --pin: gmp4j's carriers pinned to their P's CPU ({@code -Dgmp4j.pincarriers=true}). */
-        boolean pin;
-        int reps = -1;
-        int warmup = -1;
-        /** Rounds over the implementations, alternating; a figure is the median of the rounds'. */
-        int rounds = 1;
-        long windowMillis = -1;
-        long timeoutSeconds = 600;
-        long minWarmupMillis = -1;
-        long minMeasureMillis = -1;
-
-        /** Time floor of the warm-up repetitions ({@link Reps}): --min-warmup-ms, else 2000 ms (--quick: 0). */
-        long minWarmup() {
-            return minWarmupMillis >= 0 ? minWarmupMillis : quick ? 0 : 2000;
-        }
-
-        /** Time floor of the measured repetitions: --min-measure-ms, else 1000 ms (--quick: 0). */
-        long minMeasure() {
-            return minMeasureMillis >= 0 ? minMeasureMillis : quick ? 0 : 1000;
-        }
-
-        /** A network benchmark's measurement window: --window-ms, else 1000 ms (--quick: 500 ms). */
-        long window() {
-            return windowMillis > 0 ? windowMillis : quick ? 500 : 1000;
-        }
-
-        int measured() {
-            return reps > 0 ? reps : quick ? 3 : 5;
-        }
-
-        int warmups() {
-            return warmup >= 0 ? warmup : quick ? 1 : 3;
-        }
-
-        /**
-         * "warm-ups+measured" for one benchmark: the counts; short bodies such as fib (about
-         * 10 ms a run) get their repetitions from the time floors instead ({@link Reps}).
-         */
-        String repsFor(String bench) {
-            if (AgentBench.handles(bench) && reps <= 0 && warmup < 0) {
-                return AgentBench.defaultReps(bench, quick);
-            }
-            if (bench.equals("savina-threadring") && reps <= 0 && warmup < 0) {
-                // about 10 ms a run: more repetitions for the JIT and the median to settle
-                return quick ? "5+5" : "10+10";
-            }
-            if (bench.equals("threadring") && reps <= 0 && warmup < 0) {
-                // 10,000,000 hops (quick: 1,000,000) take seconds; one run is 10^7 samples already
-                return quick ? "0+1" : "1+3";
-            }
-            if (RemoteBench.isRemote(bench) && reps <= 0 && warmup < 0) {
-                return RemoteBench.reps(bench, quick);
-            }
-            if (NetBench.isNet(bench) && warmup < 0 && !quick) {
-                // Servers under full load keep C2 busy for 10 s and more (gmp4j's echo server
-                // recompiles its read and write paths until about 16 s; the measurements are in
-                // benchmarks/PERFORMANCE-LOG.md). Twenty warm-up windows, for every
-                // implementation alike: figures of settled servers.
-                return NET_WARMUP_WINDOWS + "+" + measured();
-            }
-            return warmups() + "+" + measured();
-        }
-    }
-
-    /** Warm-up windows of a network benchmark unless --warmup or --quick says otherwise. */
-    static final int NET_WARMUP_WINDOWS = 20;
-
-    private final Options opt;
-    private final List<Result> results = new ArrayList<>();
-    private final List<Failure> failures = new ArrayList<>();
+    private final BenchOptions opt;
+    private final ChildRunner children;
     /** The machine readings, in order: ("start", reading), ("end", reading). */
     private final List<Map.Entry<String, MachineProbe.Reading>> probes = new ArrayList<>();
 
-    private BenchMain(Options opt) {
+    private BenchMain(BenchOptions opt) {
         this.opt = opt;
+        this.children = new ChildRunner(opt);
     }
 
     public static void main(String[] args) {
-        Options opt;
+        BenchOptions opt;
         try {
-            opt = parse(args);
+            opt = BenchOptions.parse(args);
         } catch (IllegalArgumentException e) {
             System.err.println("gmp4j bench: " + e.getMessage());
-            System.err.println(usage());
+            System.err.println(BenchOptions.usage());
             System.exit(2);
             return;
         }
         if (opt == null) {
-            System.out.println(usage());
+            System.out.println(BenchOptions.usage());
             return;
         }
         System.exit(new BenchMain(opt).runAll());
-    }
-
-    static String usage() {
-        return """
-                usage: BenchMain [name...] [--procs 1,2] [--impls gmp4j,jdk,jox,pekko,netty,vertx,go,direct] [--json] [--reps N]
-                                 [--warmup N] [--min-warmup-ms MS] [--min-measure-ms MS] [--rounds N] [--pin] [--quick] [--timeout SECONDS] [--window-ms MS]
-                                 [--report DIR]
-                  names:    spawn skynet fib fib-paired floor pingpong buffered-1p1c buffered-4p4c select sieve threadring
-                            savina-pingpong savina-counting savina-threadring savina-fj-throughput
-                            savina-fj-creation savina-big savina-chameneos
-                            echo-c1 echo-c16 echo-c256 bulk chat-fanout proxy-rps-c16 proxy-rps-c256 proxy-bulk
-                            echo-turns-c16 echo-turns-c256 (every echo server at once, loaded in turns)
-                            remote-pingpong remote-throughput-1 remote-throughput-10 remote-kill-detect
-                            (two JVMs on loopback; gmp4j and pekko only; once, at the largest --procs)
-                            hog agent-cost (loop preemption at procs 1: gmp4j, gmp4j-agent, gmp4j-none)
-                            (default: all)
-                  --procs   GOMAXPROCS / scheduler parallelism values (default 1,2); floor runs at 1 only;
-                            fib-paired runs 1 and the largest value (at least 2) in one process
-                  --impls   implementations (default all; go only when a `go` binary is on PATH and not for
-                            savina-*, fib-paired or remote-*; jox only for the channel benchmarks, pekko only for savina-* and remote-*, jdk not for
-                            select, fib-paired, chat-fanout or proxy-*, netty and vertx only for the network benchmarks, vertx not
-                            for chat-fanout or proxy-*, direct only for floor (the bare custom-scheduler hook), fib, fib-paired
-                            (its leaves on platform threads: the machine's speed-up ceiling) and proxy-* (the
-                            echo server reached without a proxy))
-                  --json    JSON lines instead of a table
-                  --pin     run gmp4j with its carriers pinned to their P's CPU (-Dgmp4j.pincarriers=true);
-                            its JSON lines then carry "pinned":true
-                  --reps    measured repetitions (default 5, --quick 3); value = median
-                  --warmup  warm-up repetitions (default 3, network benchmarks 10 windows, --quick 1)
-                  --min-warmup-ms   warm-up lasts at least this long too (default 2000, --quick 0)
-                  --min-measure-ms  measured repetitions last at least this long too, up to 500 of them
-                            (default 1000, --quick 0): short bodies such as fib get many samples
-                  --rounds  run every implementation N times, alternating (default 1); value = median of the rounds
-                  --window-ms  network benchmarks: one repetition is a window this long (default 1000, --quick 500)
-                  --timeout per-child watchdog in seconds (default 600)
-                  --report  also write DIR/README.md (the figures, gmp4j/impl ratios, the machine probe) and
-                            PNG charts in DIR/charts/; a relative DIR is relative to the working directory
-                            (./gmp4j bench: the repository root)
-                  system properties (./gmp4j passes them from GMP4J_JAVA_OPTS):
-                  -Dgmp4j.java (child java), -Dgmp4j.jvmFlags (child JVM flags),
-                  -Dgmp4j.bench.childFlags (extra child JVM flags, e.g. -Dgmp4j.schedtrace=100),
-                  -Dgmp4j.bench.clientLoops (the load client's event-loop threads, default 2)""";
-    }
-
-    static Options parse(String[] args) {
-        Options o = new Options();
-        o.args = List.of(args);
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            switch (a) {
-                case "--json" -> o.json = true;
-                case "--quick" -> o.quick = true;
-                case "--pin" -> o.pin = true;
-                case "--procs" -> o.procs = parseProcs(value(args, ++i, a));
-                case "--report" -> o.reportDir = Path.of(value(args, ++i, a)).toAbsolutePath().normalize();
-                case "--impls" -> {
-                    o.impls.clear();
-                    for (String s : value(args, ++i, a).split(",")) {
-                        if (!IMPLS.contains(s.trim())) {
-                            throw new IllegalArgumentException("unknown impl '" + s + "' (known: " + IMPLS + ")");
-                        }
-                        o.impls.add(s.trim());
-                    }
-                }
-                case "--reps" -> o.reps = positive(value(args, ++i, a), a, 1);
-                case "--warmup" -> o.warmup = positive(value(args, ++i, a), a, 0);
-                case "--rounds" -> o.rounds = positive(value(args, ++i, a), a, 1);
-                case "--window-ms" -> o.windowMillis = positive(value(args, ++i, a), a, 1);
-                case "--timeout" -> o.timeoutSeconds = positive(value(args, ++i, a), a, 1);
-                case "--min-warmup-ms" -> o.minWarmupMillis = positive(value(args, ++i, a), a, 0);
-                case "--min-measure-ms" -> o.minMeasureMillis = positive(value(args, ++i, a), a, 0);
-                case "-h", "--help", "help" -> {
-                    return null;
-                }
-                default -> {
-                    if (a.startsWith("--procs=")) {
-                        o.procs = parseProcs(a.substring("--procs=".length()));
-                    } else if (a.startsWith("-")) {
-                        throw new IllegalArgumentException("unknown option '" + a + "'");
-                    } else if (!BENCHES.contains(a)) {
-                        throw new IllegalArgumentException("unknown benchmark '" + a + "' (known: " + BENCHES + ")");
-                    } else if (!o.benches.contains(a)) {
-                        o.benches.add(a);
-                    }
-                }
-            }
-        }
-        if (o.benches.isEmpty()) {
-            o.benches.addAll(BENCHES);
-        }
-        return o;
-    }
-
-    private static String value(String[] args, int i, String opt) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(opt + " needs a value");
-        }
-        return args[i];
-    }
-
-    private static int positive(String s, String opt, int min) {
-        try {
-            int n = Integer.parseInt(s.trim());
-            if (n >= min) {
-                return n;
-            }
-        } catch (NumberFormatException ignored) {
-            // fall through
-        }
-        throw new IllegalArgumentException(opt + " needs an integer >= " + min + ", got '" + s + "'");
-    }
-
-    static List<Integer> parseProcs(String s) {
-        Set<Integer> out = new LinkedHashSet<>();
-        for (String p : s.split(",")) {
-            out.add(positive(p, "--procs", 1));
-        }
-        return List.copyOf(out);
     }
 
     // =====================================================================================
@@ -359,7 +145,7 @@ public final class BenchMain {
         Path goBinary = null;
         boolean wantGo = opt.impls.contains("go") && opt.benches.stream().anyMatch(b -> !b.equals("floor"));
         if (wantGo) {
-            goBinary = buildGo();
+            goBinary = GoBinary.build(children.failures);
         }
         ServerLauncher launcher = new ServerLauncher(java, jvmFlags, childFlags, cp, goBinary);
 
@@ -403,11 +189,11 @@ public final class BenchMain {
                         if (AgentBench.handles(bench)) {
                             if (impl.equals("gmp4j")) {
                                 for (String v : AgentBench.variants(bench)) {
-                                    List<String> cmd = childJvm(java, jvmFlags, impl, procs, childFlags);
+                                    List<String> cmd = ChildRunner.childJvm(java, jvmFlags, impl, procs, childFlags);
                                     cmd.addAll(AgentBench.flags(v, cp));
                                     cmd.add("-Dgmp4j.bench.timeout=" + opt.timeoutSeconds);
                                     cmd.addAll(List.of("-cp", cp, BenchChild.class.getName(), bench, v, "1", reps));
-                                    runChild(bench, v, procs, cmd, Map.of());
+                                    children.run(bench, v, procs, cmd, Map.of());
                                 }
                             }
                             continue; // gmp4j's runtimes only, with and without the agent
@@ -420,7 +206,7 @@ public final class BenchMain {
                         }
                         if (RemoteBench.isRemote(bench)) {
                             if (RemoteBench.IMPLS.contains(impl)) {
-                                List<String> cmd = childJvm(java, jvmFlags, impl, procs, childFlags);
+                                List<String> cmd = ChildRunner.childJvm(java, jvmFlags, impl, procs, childFlags);
                                 cmd.addAll(RemoteBench.JVM_FLAGS);
                                 cmd.add("-Dgmp4j.bench.timeout=" + opt.timeoutSeconds);
                                 cmd.add("-Dgmp4j.bench.minWarmupMs=" + opt.minWarmup());
@@ -428,7 +214,7 @@ public final class BenchMain {
                                 cmd.add("-Dgmp4j.bench.quick=" + opt.quick);
                                 cmd.addAll(List.of("-cp", cp, RemoteDriver.class.getName(), bench, impl,
                                         Integer.toString(procs), reps));
-                                runChild(bench, impl, procs, cmd, Map.of());
+                                children.run(bench, impl, procs, cmd, Map.of());
                             }
                             continue;
                         }
@@ -459,13 +245,13 @@ public final class BenchMain {
                                 continue;
                             }
                             List<String> cmd = List.of(goBinary.toString(), bench, reps);
-                            runChild(bench, impl, procs, cmd, Map.of("GOMAXPROCS", Integer.toString(procs),
+                            children.run(bench, impl, procs, cmd, Map.of("GOMAXPROCS", Integer.toString(procs),
                                     "GMP4J_BENCH_QUICK", opt.quick ? "1" : "",
                                     "GMP4J_BENCH_MIN_WARMUP_MS", Long.toString(opt.minWarmup()),
                                     "GMP4J_BENCH_MIN_MEASURE_MS", Long.toString(opt.minMeasure())));
                             continue;
                         }
-                        List<String> cmd = childJvm(java, jvmFlags, impl, procs, childFlags);
+                        List<String> cmd = ChildRunner.childJvm(java, jvmFlags, impl, procs, childFlags);
                         cmd.add("-Dgmp4j.bench.timeout=" + opt.timeoutSeconds);
                         cmd.add("-Dgmp4j.bench.minWarmupMs=" + opt.minWarmup());
                         cmd.add("-Dgmp4j.bench.minMeasureMs=" + opt.minMeasure());
@@ -474,7 +260,7 @@ public final class BenchMain {
                         }
                         cmd.addAll(List.of("-cp", cp, BenchChild.class.getName(), bench, impl,
                                 Integer.toString(procs), reps));
-                        runChild(bench, impl, procs, cmd, Map.of());
+                        children.run(bench, impl, procs, cmd, Map.of());
                     }
                 }
             }
@@ -482,8 +268,8 @@ public final class BenchMain {
         probe("end");
         report();
         boolean reported = opt.reportDir == null || ReportRun.write(opt.reportDir, opt, started, java, jvmFlags,
-                childFlags, results, failures, probes);
-        return failures.isEmpty() && reported ? 0 : 1;
+                childFlags, children.results, children.failures, probes);
+        return children.failures.isEmpty() && reported ? 0 : 1;
     }
 
     /**
@@ -518,29 +304,6 @@ public final class BenchMain {
     }
 
     /**
-     * A child JVM's command up to its classpath: the JVM flags, {@link #CHILD_JVM_FLAGS}, the
-     * implementation's procs knob, the extra child flags.
-     */
-    static List<String> childJvm(String java, List<String> jvmFlags, String impl, int procs,
-                                         List<String> childFlags) {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(java);
-        cmd.addAll(jvmFlags);
-        cmd.addAll(CHILD_JVM_FLAGS);
-        if (impl.equals("gmp4j")) {
-            cmd.add("-Dgmp4j.maxprocs=" + procs);
-        } else if (impl.equals("jdk") || impl.equals("jox")) {
-            cmd.add("-Djdk.virtualThreadScheduler.parallelism=" + procs);
-            cmd.add("-Djdk.virtualThreadScheduler.maxPoolSize=" + procs);
-            if (impl.equals("jox") && procs == 1) {
-                cmd.add("-XX:ActiveProcessorCount=1");
-            }
-        } // netty and vertx take procs as their event-loop count (ServerMain's argument)
-        cmd.addAll(childFlags);
-        return cmd;
-    }
-
-    /**
      * A network benchmark for one (impl, procs): the server processes first ({@link ServerChain}:
      * the server, or the echo backend and the proxy), then the load client as the child whose
      * results count, with the pid whose CPU time the {@code -cpu} rows measure; the servers are
@@ -551,7 +314,7 @@ public final class BenchMain {
         try {
             servers = ServerChain.start(launcher, bench, impl, procs);
         } catch (IOException e) {
-            fail(bench, impl, procs, "the server did not start: " + e.getMessage(), List.of(), new ArrayDeque<>());
+            children.fail(bench, impl, procs, "the server did not start: " + e.getMessage(), List.of(), new ArrayDeque<>());
             return;
         }
         try (servers) {
@@ -559,7 +322,7 @@ public final class BenchMain {
             if (servers.cpuPid() > 0) {
                 cmd.addAll(List.of("--server-pid", Long.toString(servers.cpuPid())));
             }
-            runChild(bench, impl, procs, cmd, Map.of());
+            children.run(bench, impl, procs, cmd, Map.of());
         }
     }
 
@@ -576,7 +339,7 @@ public final class BenchMain {
                 try {
                     servers.add(ServerChain.start(launcher, bench, impl, procs));
                 } catch (IOException e) {
-                    fail(bench, impl, procs, "the server did not start: " + e.getMessage(), List.of(), new ArrayDeque<>());
+                    children.fail(bench, impl, procs, "the server did not start: " + e.getMessage(), List.of(), new ArrayDeque<>());
                     return;
                 }
             }
@@ -584,7 +347,7 @@ public final class BenchMain {
                     servers.stream().map(c -> Integer.toString(c.port())).collect(Collectors.joining(",")));
             cmd.addAll(List.of("--server-pid", servers.stream().map(c -> Long.toString(c.cpuPid()))
                     .collect(Collectors.joining(","))));
-            runChild(bench, all, procs, cmd, Map.of());
+            children.run(bench, all, procs, cmd, Map.of());
         } finally {
             servers.forEach(ServerChain::close);
         }
@@ -605,479 +368,34 @@ public final class BenchMain {
         return cmd;
     }
 
-    private void runChild(String bench, String impl, int procs, List<String> cmd, Map<String, String> env) {
-        String label = "[" + bench + " " + impl + " p" + procs + "] ";
-        System.err.println("gmp4j bench: running " + bench + " impl=" + impl + " procs=" + procs + " ...");
-        Deque<String> tail = new ArrayDeque<>();
-        List<Result> got = new ArrayList<>();
-        List<String> parseErrors = new ArrayList<>();
-        Process p;
-        try {
-            ProcessBuilder pb = new ProcessBuilder(cmd);
-            pb.environment().putAll(env);
-            p = pb.start();
-        } catch (IOException e) {
-            fail(bench, impl, procs, "cannot start the child: " + e.getMessage(), cmd, tail);
-            return;
-        }
-        try {
-            p.getOutputStream().close(); // children read no input
-        } catch (IOException ignored) {
-            // nothing to close
-        }
-        Thread errReader = pump(p.getErrorStream(), line -> {
-            System.err.println(label + line);
-            keep(tail, line);
-        });
-        Thread outReader = pump(p.getInputStream(), line -> {
-            if (line.startsWith(BenchChild.RESULT_PREFIX)) {
-                try {
-                    got.add(parseResult(line));
-                } catch (IllegalArgumentException e) {
-                    parseErrors.add(e.getMessage());
-                }
-            } else {
-                System.err.println(label + "(stdout) " + line);
-                keep(tail, line);
-            }
-        });
-        boolean finished;
-        try {
-            finished = p.waitFor(opt.timeoutSeconds + 60, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            p.destroyForcibly();
-            fail(bench, impl, procs, "interrupted", cmd, tail);
-            return;
-        }
-        if (!finished) {
-            p.destroyForcibly();
-        }
-        try {
-            errReader.join(10_000);
-            outReader.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (!finished) {
-            fail(bench, impl, procs, "did not finish within " + (opt.timeoutSeconds + 60) + " s; killed", cmd, tail);
-            return;
-        }
-        int rc = p.exitValue();
-        if (rc != 0) {
-            String why = rc == 3 ? " (its watchdog fired: timed out)" : "";
-            fail(bench, impl, procs, "child exited with status " + rc + why, cmd, tail);
-            return;
-        }
-        if (!parseErrors.isEmpty()) {
-            fail(bench, impl, procs, "unparsable result line(s): " + parseErrors, cmd, tail);
-            return;
-        }
-        if (got.isEmpty()) {
-            fail(bench, impl, procs, "child exited 0 but printed no result line", cmd, tail);
-            return;
-        }
-        for (Result r : got) {
-            if (!List.of(impl.split(",")).contains(r.impl()) || (r.procs() != procs && !(bench.equals("fib-paired") && r.procs() == 1))) {
-                note("child for " + impl + " procs=" + procs + " reported impl=" + r.impl() + " procs=" + r.procs());
-            }
-            results.add(r);
-            System.err.println("gmp4j bench:   " + r.bench() + " " + r.impl() + " procs=" + r.procs() + ": "
-                    + BenchChild.fmt(r.value()) + " " + r.unit() + " (samples " + r.samples() + ")");
-            if (opt.json && opt.rounds == 1) {
-                printJson(r, opt.pin);
-            }
-        }
-    }
-
-    private static void printJson(Result r, boolean pinned) {
-        System.out.println("{\"bench\":\"" + r.bench() + "\",\"impl\":\"" + r.impl() + "\",\"procs\":"
-                + r.procs() + ",\"value\":" + BenchChild.fmt(r.value()) + ",\"unit\":\"" + r.unit() + "\""
-                + (pinned && r.impl().equals("gmp4j") ? ",\"pinned\":true}" : "}"));
-        System.out.flush();
-    }
-
-    /**
-     * With {@code --rounds N > 1}: each (bench, impl, procs, unit) ran N times, the
-     * implementations alternating within each round, so a slow minute on a shared machine hits
-     * them alike. The figure is the median of the rounds' medians; its samples are those.
-     */
-    static List<Result> mergeRounds(List<Result> all) {
-        Map<List<Object>, List<Result>> groups = new java.util.LinkedHashMap<>();
-        for (Result r : all) {
-            groups.computeIfAbsent(List.of(r.bench(), r.impl(), r.procs(), r.unit()), k -> new ArrayList<>()).add(r);
-        }
-        List<Result> out = new ArrayList<>();
-        for (List<Result> g : groups.values()) {
-            Result first = g.getFirst();
-            List<Double> values = g.stream().map(Result::value).toList();
-            String samples = String.join(",", values.stream().map(BenchChild::fmt).toList());
-            out.add(new Result(first.bench(), first.impl(), first.procs(), BenchChild.median(values), first.unit(), samples));
-        }
-        return out;
-    }
-
-    private void fail(String bench, String impl, int procs, String message, List<String> cmd, Deque<String> tail) {
-        failures.add(new Failure(bench, impl, procs, message));
-        StringBuilder sb = new StringBuilder();
-        sb.append("gmp4j bench: FAILED ").append(bench).append(" impl=").append(impl).append(" procs=").append(procs)
-                .append(": ").append(message).append('\n');
-        if (!cmd.isEmpty()) {
-            sb.append("  command: ").append(String.join(" ", cmd)).append('\n');
-        }
-        synchronized (tail) {
-            if (tail.isEmpty()) {
-                sb.append("  (no output)\n");
-            } else {
-                sb.append("  last output lines:\n");
-                for (String l : tail) {
-                    sb.append("    ").append(l).append('\n');
-                }
-            }
-        }
-        System.err.print(sb);
-        if (opt.json) {
-            System.out.println("{\"bench\":\"" + bench + "\",\"impl\":\"" + impl + "\",\"procs\":" + procs
-                    + ",\"error\":\"" + jsonEscape(message) + "\"}");
-            System.out.flush();
-        }
-    }
-
-    static void keep(Deque<String> tail, String line) {
-        synchronized (tail) {
-            tail.addLast(line);
-            while (tail.size() > 60) {
-                tail.removeFirst();
-            }
-        }
-    }
-
-    static Thread pump(InputStream in, Consumer<String> sink) {
-        Thread t = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                    sink.accept(line);
-                }
-            } catch (IOException e) {
-                sink.accept("(reading child output failed: " + e + ")");
-            }
-        }, "bench-pump");
-        t.setDaemon(true);
-        t.start();
-        return t;
-    }
-
-    /** Parses {@code @result bench=.. impl=.. procs=.. value=.. unit=.. samples=..}. */
-    static Result parseResult(String line) {
-        Map<String, String> kv = new LinkedHashMap<>();
-        for (String tok : line.substring(BenchChild.RESULT_PREFIX.length()).trim().split("\\s+")) {
-            int eq = tok.indexOf('=');
-            if (eq <= 0) {
-                throw new IllegalArgumentException("bad token '" + tok + "' in: " + line);
-            }
-            kv.put(tok.substring(0, eq), tok.substring(eq + 1));
-        }
-        for (String k : List.of("bench", "impl", "procs", "value", "unit")) {
-            if (!kv.containsKey(k)) {
-                throw new IllegalArgumentException("missing " + k + " in: " + line);
-            }
-        }
-        try {
-            return new Result(kv.get("bench"), kv.get("impl"), Integer.parseInt(kv.get("procs")),
-                    Double.parseDouble(kv.get("value")), kv.get("unit"), kv.getOrDefault("samples", ""));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("bad number in: " + line);
-        }
-    }
-
-    // =====================================================================================
-    // Go
-    // =====================================================================================
-
-    /** Builds benchmarks/go into benchmarks/go/bin/gmp4jbench; null (with a note) when impossible. */
-    private Path buildGo() {
-        Path go = findOnPath("go");
-        if (go == null) {
-            note("no `go` binary on PATH: skipping the go implementation (install Go 1.19+ to compare with Go)");
-            return null;
-        }
-        Path dir = goDir();
-        if (dir == null) {
-            note("cannot find benchmarks/go (set -Dgmp4j.bench.goDir): skipping the go implementation");
-            return null;
-        }
-        Path bin = dir.resolve("bin").resolve("gmp4jbench");
-        List<String> cmd = List.of(go.toString(), "build", "-o", bin.toString(), ".");
-        System.err.println("gmp4j bench: building the Go benchmark: (cd " + dir + " && " + String.join(" ", cmd) + ")");
-        try {
-            Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-            p.getOutputStream().close();
-            Deque<String> out = new ArrayDeque<>();
-            Thread t = pump(p.getInputStream(), l -> keep(out, l));
-            if (!p.waitFor(300, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                note("`go build` did not finish in 300 s: skipping the go implementation");
-                return null;
-            }
-            t.join(5_000);
-            if (p.exitValue() != 0) {
-                failures.add(new Failure("build", "go", 0, "go build failed with status " + p.exitValue()));
-                System.err.println("gmp4j bench: FAILED `go build` (status " + p.exitValue() + "), skipping go:");
-                synchronized (out) {
-                    out.forEach(l -> System.err.println("    " + l));
-                }
-                return null;
-            }
-        } catch (IOException e) {
-            note("cannot run `go build`: " + e.getMessage() + ": skipping the go implementation");
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        }
-        return bin;
-    }
-
-    private static Path findOnPath(String name) {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return null;
-        }
-        for (String d : path.split(File.pathSeparator)) {
-            if (d.isEmpty()) {
-                continue;
-            }
-            Path p = Path.of(d, name);
-            if (Files.isRegularFile(p) && Files.isExecutable(p)) {
-                return p;
-            }
-        }
-        return null;
-    }
-
-    /** benchmarks/go: -Dgmp4j.bench.goDir, else next to target/classes, else from the working dir. */
-    private static Path goDir() {
-        List<Path> candidates = new ArrayList<>();
-        String prop = System.getProperty("gmp4j.bench.goDir");
-        if (prop != null) {
-            candidates.add(Path.of(prop));
-        }
-        try {
-            Path classes = Path.of(BenchMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            // benchmarks/target/classes or benchmarks/target/<jar>: both have target as parent
-            Path target = classes.getParent();
-            if (target != null && target.getParent() != null) {
-                candidates.add(target.getParent().resolve("go"));
-            }
-        } catch (URISyntaxException | RuntimeException ignored) {
-            // fall back to the working directory
-        }
-        candidates.add(Path.of("benchmarks", "go"));
-        candidates.add(Path.of("go"));
-        for (Path c : candidates) {
-            if (Files.isRegularFile(c.resolve("go.mod"))) {
-                return c.toAbsolutePath().normalize();
-            }
-        }
-        return null;
-    }
-
     // =====================================================================================
     // Reporting
     // =====================================================================================
 
+    /** The end of a run on the console: with --rounds N > 1 the rounds' medians, then {@link ConsoleReport}. */
     private void report() {
         if (opt.rounds > 1) {
-            List<Result> merged = mergeRounds(results);
-            results.clear();
-            results.addAll(merged);
-            for (Result r : results) {
+            List<Result> merged = ChildRunner.mergeRounds(children.results);
+            children.results.clear();
+            children.results.addAll(merged);
+            for (Result r : children.results) {
                 System.err.println("gmp4j bench: " + r.bench() + " " + r.impl() + " procs=" + r.procs() + ": "
                         + BenchChild.fmt(r.value()) + " " + r.unit() + " (median of " + opt.rounds + " rounds: "
                         + r.samples() + ")");
                 if (opt.json) {
-                    printJson(r, opt.pin);
+                    ChildRunner.printJson(r, opt.pin);
                 }
             }
         }
-        if (!opt.json) {
-            printTable();
-        }
-        printRatios();
-        if (!failures.isEmpty()) {
-            System.err.println("gmp4j bench: " + failures.size() + " run(s) FAILED:");
-            for (Failure f : failures) {
-                System.err.println("  " + f.bench() + " impl=" + f.impl() + " procs=" + f.procs() + ": " + f.message());
-            }
-        }
-    }
-
-    private List<String> implsPresent() {
-        List<String> out = new ArrayList<>();
-        for (String i : IMPLS) {
-            if (results.stream().anyMatch(r -> r.impl().equals(i))) {
-                out.add(i);
-            }
-        }
-        return out;
-    }
-
-    /** (bench, procs) keys in the order results came. */
-    private List<Map.Entry<String, Integer>> rowKeys() {
-        List<Map.Entry<String, Integer>> keys = new ArrayList<>();
-        for (Result r : results) {
-            Map.Entry<String, Integer> k = Map.entry(r.bench(), r.procs());
-            if (!keys.contains(k)) {
-                keys.add(k);
-            }
-        }
-        return keys;
-    }
-
-    private Result find(String bench, String impl, int procs) {
-        for (Result r : results) {
-            if (r.bench().equals(bench) && r.impl().equals(impl) && r.procs() == procs) {
-                return r;
-            }
-        }
-        return null;
-    }
-
-    private boolean failed(String bench, String impl, int procs) {
-        return failures.stream().anyMatch(f -> f.bench().equals(bench) && f.impl().equals(impl) && f.procs() == procs);
-    }
-
-    private void printTable() {
-        List<String> impls = implsPresent();
-        StringBuilder sb = new StringBuilder();
-        if (opt.pin) {
-            sb.append("gmp4j ran with its carriers pinned to their P's CPU (--pin)\n");
-        }
-        sb.append(String.format(Locale.ROOT, "%-26s %5s", "bench", "procs"));
-        for (String i : impls) {
-            sb.append(String.format(Locale.ROOT, " %12s", i));
-        }
-        sb.append("  unit\n");
-        for (Map.Entry<String, Integer> k : rowKeys()) {
-            sb.append(String.format(Locale.ROOT, "%-26s %5d", k.getKey(), k.getValue()));
-            String unit = "";
-            for (String i : impls) {
-                Result r = find(k.getKey(), i, k.getValue());
-                String cell = r != null ? BenchChild.fmt(r.value())
-                        : failed(k.getKey(), i, k.getValue()) ? "FAILED" : "-";
-                if (r != null) {
-                    unit = r.unit();
-                }
-                sb.append(String.format(Locale.ROOT, " %12s", cell));
-            }
-            sb.append("  ").append(unit).append('\n');
-        }
-        for (Failure f : failures) {
-            if (rowKeys().stream().noneMatch(k -> k.getKey().equals(f.bench()) && k.getValue() == f.procs())) {
-                sb.append(String.format(Locale.ROOT, "%-26s %5d  %s FAILED%n", f.bench(), f.procs(), f.impl()));
-            }
-        }
-        for (Map.Entry<String, MachineProbe.Reading> p : probes) {
-            sb.append("machine at ").append(p.getKey()).append(": ").append(p.getValue().describe()).append('\n');
-        }
-        if (probes.size() > 1 && MachineProbe.changed(probes.getFirst().getValue(), probes.getLast().getValue())) {
-            sb.append("NOTE: the machine changed during this run; compare these figures with care\n");
-        }
-        System.out.print(sb);
-        System.out.println();
-    }
-
-    private void printRatios() {
-        // For each bench and procs, > 1 means gmp4j is better: other/gmp4j for times and costs
-        // (lower is better), gmp4j/other for throughputs (req/s, MB/s, lines/s).
-        for (Map.Entry<String, Integer> k : rowKeys()) {
-            String bench = k.getKey();
-            int procs = k.getValue();
-            Result g = find(bench, "gmp4j", procs);
-            if (g == null) {
-                continue;
-            }
-            for (String other : List.of("jdk", "jox", "pekko", "netty", "vertx", "go")) {
-                Result o = find(bench, other, procs);
-                if (bench.equals("floor-switch-locksupport") && other.equals("jdk")) {
-                    o = find("floor-switch", "jdk", procs); // the jdk figure is the same LockSupport ping-pong
-                }
-                if (o == null) {
-                    continue;
-                }
-                if (HIGHER_IS_BETTER.contains(g.unit())) {
-                    ratio(bench, procs, "gmp4j/" + other, g.value() / o.value(), other);
-                } else {
-                    ratio(bench, procs, other + "/gmp4j", o.value() / g.value(), other);
-                }
-            }
-        }
-        // registry cost
-        for (Map.Entry<String, Integer> k : rowKeys()) {
-            if (!k.getKey().equals("floor-spawn-registry-on")) {
-                continue;
-            }
-            Result on = find("floor-spawn-registry-on", "gmp4j", k.getValue());
-            Result off = find("floor-spawn-registry-off", "gmp4j", k.getValue());
-            if (on != null && off != null) {
-                double v = on.value() / off.value();
-                if (opt.json) {
-                    System.out.println("{\"bench\":\"floor-spawn-registry\",\"procs\":" + k.getValue()
-                            + ",\"ratio\":\"on/off\",\"value\":" + BenchChild.fmt(v) + "}");
-                } else {
-                    System.out.printf(Locale.ROOT, "floor-spawn procs=%d: goroutine registry on/off = %.2fx "
-                            + "(%+.1f ns per goroutine)%n", k.getValue(), v, on.value() - off.value());
-                }
-            }
-        }
-        // scaling: each impl's own procs=1 / procs=P
-        for (String bench : rowKeys().stream().map(Map.Entry::getKey).distinct().toList()) {
-            if (bench.startsWith("floor")) {
-                continue;
-            }
-            for (String impl : IMPLS) {
-                Result one = find(bench, impl, 1);
-                if (one == null) {
-                    continue;
-                }
-                for (int procs : opt.procs) {
-                    Result r = find(bench, impl, procs);
-                    if (procs == 1 || r == null) {
-                        continue;
-                    }
-                    boolean more = HIGHER_IS_BETTER.contains(r.unit());
-                    double v = more ? r.value() / one.value() : one.value() / r.value();
-                    if (opt.json) {
-                        String name = more ? "procs" + procs + "/procs1" : "procs1/procs" + procs;
-                        System.out.println("{\"bench\":\"" + bench + "\",\"impl\":\"" + impl + "\",\"ratio\":\""
-                                + name + "\",\"value\":" + BenchChild.fmt(v) + "}");
-                    } else {
-                        System.out.printf(Locale.ROOT, "%s %s: speed-up from procs 1 to %d = %.2fx%n",
-                                bench, impl, procs, v);
-                    }
-                }
-            }
-        }
-        System.out.flush();
-    }
-
-    private void ratio(String bench, int procs, String name, double v, String other) {
-        if (opt.json) {
-            System.out.println("{\"bench\":\"" + bench + "\",\"procs\":" + procs + ",\"ratio\":\"" + name
-                    + "\",\"value\":" + BenchChild.fmt(v) + "}");
-        } else if (v >= 1) {
-            System.out.printf(Locale.ROOT, "%s procs=%d: gmp4j is %.2fx faster than %s%n", bench, procs, v, other);
-        } else {
-            System.out.printf(Locale.ROOT, "%s procs=%d: gmp4j is %.2fx slower than %s%n", bench, procs, 1 / v, other);
-        }
+        new ConsoleReport(opt, children.results, children.failures, probes).print();
     }
 
     // =====================================================================================
     // Helpers
     // =====================================================================================
 
-    private static void note(String msg) {
+    /** Says on stderr what the run skips or adjusts (not a failure). */
+    static void note(String msg) {
         System.err.println("gmp4j bench: note: " + msg);
     }
 
@@ -1089,26 +407,5 @@ public final class BenchMain {
     static List<String> split(String flags) {
         String t = flags.trim();
         return t.isEmpty() ? List.of() : Arrays.asList(t.split("\\s+"));
-    }
-
-    static String jsonEscape(String s) {
-        StringBuilder sb = new StringBuilder(s.length());
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
-        }
-        return sb.toString();
     }
 }

@@ -38,8 +38,8 @@ final class ReportRun {
      *
      * @return false (with the reason on stderr) when the page could not be written
      */
-    static boolean write(Path dir, BenchMain.Options opt, Instant started, String java, List<String> jvmFlags,
-                         List<String> childFlags, List<BenchMain.Result> results, List<BenchMain.Failure> failures,
+    static boolean write(Path dir, BenchOptions opt, Instant started, String java, List<String> jvmFlags,
+                         List<String> childFlags, List<ChildRunner.Result> results, List<ChildRunner.Failure> failures,
                          List<Map.Entry<String, MachineProbe.Reading>> probes) {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("child java", java);

@@ -12,7 +12,7 @@ import java.util.Map;
  * How the runner starts a network benchmark server process: impl {@code go} runs the Go
  * binary's {@code <kind>-server} mode with {@code GOMAXPROCS=procs}; every other impl a
  * {@link ServerMain} JVM with the child JVM flags and the impl's procs knob
- * ({@link BenchMain#childJvm}).
+ * ({@link ChildRunner#childJvm}).
  *
  * @param java       the java binary
  * @param jvmFlags   the JVM flags every child gets
@@ -42,7 +42,7 @@ record ServerLauncher(String java, List<String> jvmFlags, List<String> childFlag
             cmd.addAll(List.of(goBinary.toString(), kind + "-server"));
             env = Map.of("GOMAXPROCS", Integer.toString(procs));
         } else {
-            cmd.addAll(BenchMain.childJvm(java, jvmFlags, impl, procs, childFlags));
+            cmd.addAll(ChildRunner.childJvm(java, jvmFlags, impl, procs, childFlags));
             cmd.addAll(List.of("-cp", classpath, ServerMain.class.getName(), kind, impl, Integer.toString(procs)));
         }
         cmd.addAll(args);

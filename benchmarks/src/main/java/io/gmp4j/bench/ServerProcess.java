@@ -45,11 +45,11 @@ final class ServerProcess implements AutoCloseable {
         Process p = pb.start();
         Deque<String> tail = new ArrayDeque<>();
         CompletableFuture<Integer> port = new CompletableFuture<>();
-        BenchMain.pump(p.getErrorStream(), line -> {
+        ChildRunner.pump(p.getErrorStream(), line -> {
             System.err.println(label + line);
-            BenchMain.keep(tail, line);
+            ChildRunner.keep(tail, line);
         });
-        BenchMain.pump(p.getInputStream(), line -> {
+        ChildRunner.pump(p.getInputStream(), line -> {
             if (line.startsWith(ServerMain.LISTENING_PREFIX) && !port.isDone()) {
                 try {
                     port.complete(Integer.parseInt(line.substring(ServerMain.LISTENING_PREFIX.length()).trim()));
@@ -58,7 +58,7 @@ final class ServerProcess implements AutoCloseable {
                 }
             } else {
                 System.err.println(label + "(stdout) " + line);
-                BenchMain.keep(tail, line);
+                ChildRunner.keep(tail, line);
             }
         });
         p.onExit().thenRun(() -> port.completeExceptionally(

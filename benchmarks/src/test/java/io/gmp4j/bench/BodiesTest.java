@@ -85,7 +85,7 @@ class BodiesTest {
 
     @Test
     void resultLinesRoundTrip() {
-        BenchMain.Result r = BenchMain.parseResult(
+        ChildRunner.Result r = ChildRunner.parseResult(
                 "@result bench=skynet impl=go procs=2 value=123.456 unit=ms samples=120.000,123.456,130.000");
         assertEquals("skynet", r.bench());
         assertEquals("go", r.impl());
@@ -93,30 +93,30 @@ class BodiesTest {
         assertEquals(123.456, r.value(), 1e-9);
         assertEquals(123.456, BenchChild.median(List.of(130.0, 120.0, 123.456)), 1e-9);
         assertEquals(2.5, BenchChild.median(List.of(1.0, 2.0, 3.0, 4.0)), 1e-9);
-        assertNotNull(BenchMain.parse(new String[]{"fib", "--procs", "1,2", "--quick", "--json"}));
-        assertTrue(BenchMain.parse(new String[]{"fib", "--pin"}).pin, "--pin pins gmp4j's carriers");
-        assertFalse(BenchMain.parse(new String[]{"fib"}).pin, "unpinned by default, as Go");
-        assertEquals("20+5", BenchMain.parse(new String[]{"chat-fanout"}).repsFor("chat-fanout"),
+        assertNotNull(BenchOptions.parse(new String[]{"fib", "--procs", "1,2", "--quick", "--json"}));
+        assertTrue(BenchOptions.parse(new String[]{"fib", "--pin"}).pin, "--pin pins gmp4j's carriers");
+        assertFalse(BenchOptions.parse(new String[]{"fib"}).pin, "unpinned by default, as Go");
+        assertEquals("20+5", BenchOptions.parse(new String[]{"chat-fanout"}).repsFor("chat-fanout"),
                 "network servers warm up for twenty windows");
-        assertEquals("2+5", BenchMain.parse(new String[]{"echo-c16", "--warmup", "2"}).repsFor("echo-c16"));
-        assertEquals("1+3", BenchMain.parse(new String[]{"echo-c16", "--quick"}).repsFor("echo-c16"));
-        assertEquals("3+5", BenchMain.parse(new String[]{"skynet"}).repsFor("skynet"));
-        assertThrows(IllegalArgumentException.class, () -> BenchMain.parse(new String[]{"nosuch"}));
-        assertThrows(IllegalArgumentException.class, () -> BenchMain.parseResult("@result bench=x"));
+        assertEquals("2+5", BenchOptions.parse(new String[]{"echo-c16", "--warmup", "2"}).repsFor("echo-c16"));
+        assertEquals("1+3", BenchOptions.parse(new String[]{"echo-c16", "--quick"}).repsFor("echo-c16"));
+        assertEquals("3+5", BenchOptions.parse(new String[]{"skynet"}).repsFor("skynet"));
+        assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse(new String[]{"nosuch"}));
+        assertThrows(IllegalArgumentException.class, () -> ChildRunner.parseResult("@result bench=x"));
     }
 
     @Test
     void roundsAlternateAndTheFigureIsTheMedianOfTheRounds() {
-        assertEquals(3, BenchMain.parse(new String[]{"echo-c16", "--rounds", "3"}).rounds);
-        assertEquals(1, BenchMain.parse(new String[]{"echo-c16"}).rounds);
-        assertThrows(IllegalArgumentException.class, () -> BenchMain.parse(new String[]{"echo-c16", "--rounds", "0"}));
-        List<BenchMain.Result> merged = BenchMain.mergeRounds(List.of(
-                new BenchMain.Result("echo-c16", "gmp4j", 2, 40.0, "req/s", ""),
-                new BenchMain.Result("echo-c16", "netty", 2, 70.0, "req/s", ""),
-                new BenchMain.Result("echo-c16", "gmp4j", 2, 55.0, "req/s", ""),
-                new BenchMain.Result("echo-c16", "netty", 2, 74.0, "req/s", ""),
-                new BenchMain.Result("echo-c16", "gmp4j", 2, 46.0, "req/s", ""),
-                new BenchMain.Result("echo-c16", "netty", 2, 69.0, "req/s", "")));
+        assertEquals(3, BenchOptions.parse(new String[]{"echo-c16", "--rounds", "3"}).rounds);
+        assertEquals(1, BenchOptions.parse(new String[]{"echo-c16"}).rounds);
+        assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse(new String[]{"echo-c16", "--rounds", "0"}));
+        List<ChildRunner.Result> merged = ChildRunner.mergeRounds(List.of(
+                new ChildRunner.Result("echo-c16", "gmp4j", 2, 40.0, "req/s", ""),
+                new ChildRunner.Result("echo-c16", "netty", 2, 70.0, "req/s", ""),
+                new ChildRunner.Result("echo-c16", "gmp4j", 2, 55.0, "req/s", ""),
+                new ChildRunner.Result("echo-c16", "netty", 2, 74.0, "req/s", ""),
+                new ChildRunner.Result("echo-c16", "gmp4j", 2, 46.0, "req/s", ""),
+                new ChildRunner.Result("echo-c16", "netty", 2, 69.0, "req/s", "")));
         assertEquals(2, merged.size());
         assertEquals("gmp4j", merged.get(0).impl());
         assertEquals(46.0, merged.get(0).value(), 1e-9);

@@ -103,7 +103,7 @@ class ChanBodiesTest {
 
     @Test
     void newBenchNamesParse() {
-        BenchMain.Options o = BenchMain.parse(new String[]{"pingpong", "sieve", "--impls", "gmp4j,jox", "--quick"});
+        BenchOptions o = BenchOptions.parse(new String[]{"pingpong", "sieve", "--impls", "gmp4j,jox", "--quick"});
         assertEquals(java.util.List.of("pingpong", "sieve"), o.benches);
         assertEquals(java.util.List.of("gmp4j", "jox"), o.impls);
         assertEquals("0+1", o.repsFor("threadring"));

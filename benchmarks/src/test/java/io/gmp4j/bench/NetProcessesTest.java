@@ -35,17 +35,17 @@ class NetProcessesTest {
     }
 
     /** Runs the load client with {@code args} to the end and returns its result lines. */
-    private static List<BenchMain.Result> runClient(String... args) throws Exception {
+    private static List<ChildRunner.Result> runClient(String... args) throws Exception {
         Process client = new ProcessBuilder(jvm(LoadClient.class.getName(), args))
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         client.getOutputStream().close();
         String out = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(client.waitFor(60, TimeUnit.SECONDS), "the client did not finish");
         assertEquals(0, client.exitValue(), "client output: " + out);
-        List<BenchMain.Result> results = new ArrayList<>();
+        List<ChildRunner.Result> results = new ArrayList<>();
         for (String line : out.lines().toList()) {
             if (line.startsWith(BenchChild.RESULT_PREFIX)) {
-                results.add(BenchMain.parseResult(line));
+                results.add(ChildRunner.parseResult(line));
             }
         }
         return results;
@@ -55,14 +55,14 @@ class NetProcessesTest {
     void serverProcessAndLoadClientProduceResultLines() throws Exception {
         ServerProcess server = ServerProcess.start(jvm(ServerMain.class.getName(), "echo", "netty", "1"), Map.of(),
                 "[test server] ");
-        List<BenchMain.Result> results;
+        List<ChildRunner.Result> results;
         try (server) {
             assertTrue(server.port() > 0);
             results = runClient("echo-c16", "netty", "1", "0+2", Integer.toString(server.port()), "--window-ms", "200",
                     "--server-pid", Long.toString(server.pid()));
         }
-        assertEquals(List.of("echo-c16", "echo-c16-p99", "echo-c16-cpu"), results.stream().map(BenchMain.Result::bench).toList());
-        for (BenchMain.Result r : results) {
+        assertEquals(List.of("echo-c16", "echo-c16-p99", "echo-c16-cpu"), results.stream().map(ChildRunner.Result::bench).toList());
+        for (ChildRunner.Result r : results) {
             assertEquals("netty", r.impl());
             assertTrue(r.value() > 0, r.toString());
         }
@@ -74,16 +74,16 @@ class NetProcessesTest {
         ServerLauncher launcher = new ServerLauncher(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 BenchMain.split(BenchMain.DEFAULT_JVM_FLAGS), List.of("-Xms64m", "-Xmx256m"),
                 System.getProperty("java.class.path"), null);
-        List<BenchMain.Result> results;
+        List<ChildRunner.Result> results;
         try (ServerChain chain = ServerChain.start(launcher, "proxy-rps-c16", "netty", 1)) {
             assertTrue(chain.cpuPid() > 0, "the proxy's CPU is measured");
             results = runClient("proxy-rps-c16", "netty", "1", "0+2", Integer.toString(chain.port()), "--window-ms", "200",
                     "--server-pid", Long.toString(chain.cpuPid()));
         }
         assertEquals(List.of("proxy-rps-c16", "proxy-p99", "proxy-rps-c16-cpu"),
-                results.stream().map(BenchMain.Result::bench).toList());
-        assertEquals(List.of("req/s", "us", "us/op"), results.stream().map(BenchMain.Result::unit).toList());
-        for (BenchMain.Result r : results) {
+                results.stream().map(ChildRunner.Result::bench).toList());
+        assertEquals(List.of("req/s", "us", "us/op"), results.stream().map(ChildRunner.Result::unit).toList());
+        for (ChildRunner.Result r : results) {
             assertTrue(r.value() > 0, r.toString());
         }
         try (ServerChain direct = ServerChain.start(launcher, "proxy-rps-c16", "direct", 1)) {
@@ -101,15 +101,15 @@ class NetProcessesTest {
 
     @Test
     void optionsKnowTheNetworkBenchmarks() {
-        BenchMain.Options o = BenchMain.parse(new String[]{"echo-c16", "chat-fanout", "--impls", "gmp4j,netty,vertx",
+        BenchOptions o = BenchOptions.parse(new String[]{"echo-c16", "chat-fanout", "--impls", "gmp4j,netty,vertx",
                 "--window-ms", "300"});
         assertEquals(List.of("echo-c16", "chat-fanout"), o.benches);
         assertEquals(300, o.window());
-        assertEquals(500, BenchMain.parse(new String[]{"bulk", "--quick"}).window());
-        BenchMain.Options proxy = BenchMain.parse(new String[]{"proxy-rps-c16", "proxy-rps-c256", "proxy-bulk",
+        assertEquals(500, BenchOptions.parse(new String[]{"bulk", "--quick"}).window());
+        BenchOptions proxy = BenchOptions.parse(new String[]{"proxy-rps-c16", "proxy-rps-c256", "proxy-bulk",
                 "--impls", "gmp4j,netty,go,direct"});
         assertEquals(List.of("proxy-rps-c16", "proxy-rps-c256", "proxy-bulk"), proxy.benches);
         assertEquals(List.of("gmp4j", "netty", "go", "direct"), proxy.impls);
-        assertThrows(IllegalArgumentException.class, () -> BenchMain.parse(new String[]{"--window-ms", "0"}));
+        assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse(new String[]{"--window-ms", "0"}));
     }
 }

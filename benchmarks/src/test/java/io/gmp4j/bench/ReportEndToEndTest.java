@@ -61,7 +61,7 @@ class ReportEndToEndTest {
 
     @Test
     void reportNeedsADirectory() {
-        assertThrows(IllegalArgumentException.class, () -> BenchMain.parse(new String[]{"spawn", "--report"}));
-        assertEquals(Path.of("r").toAbsolutePath(), BenchMain.parse(new String[]{"--report", "r"}).reportDir);
+        assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse(new String[]{"spawn", "--report"}));
+        assertEquals(Path.of("r").toAbsolutePath(), BenchOptions.parse(new String[]{"--report", "r"}).reportDir);
     }
 }
