@@ -26,9 +26,9 @@ public final class G implements Thread.UncaughtExceptionHandler {
 
     // parkState transitions: RUNNING -> WAITING (park) -> READIED (ready) -> RUNNING (park returns);
     // RUNNING -> READIED (ready before park: a permit) -> RUNNING (the next park returns at once).
-    private static final int RUNNING = 0;
-    private static final int READIED = 1;
-    private static final int WAITING = 2;
+    static final int RUNNING = 0;
+    static final int READIED = 1;
+    static final int WAITING = 2;
 
     final long goid;
     final Scheduler sched;
@@ -59,6 +59,10 @@ public final class G implements Thread.UncaughtExceptionHandler {
     io.gmp4j.runtime.spi.TaskBatch turnBatch;
     /** The goroutine's function, from go() until it starts running; then null (see Scheduler.goexit). */
     Runnable fn;
+    /** The synctest bubble this goroutine belongs to, or null: set by go() before it starts, never changed. */
+    Bubble bubble;
+    /** A member parked in a durable wait, not yet readied: guarded by its bubble's lock (see Bubble). */
+    boolean durable;
 
     G(long goid, Scheduler sched) {
         this.goid = goid;
@@ -104,6 +108,15 @@ public final class G implements Thread.UncaughtExceptionHandler {
      * as in Go: an interrupt is re-asserted when the wait ends.
      */
     public void park(String reason) {
+        park(reason, false);
+    }
+
+    /**
+     * {@link #park}, saying whether the wait is durable: one that only another goroutine of this
+     * goroutine's synctest bubble can end (a channel made in the bubble, a bubble timer); see
+     * {@link Bubble}. Ignored for a goroutine outside any bubble.
+     */
+    public void park(String reason, boolean durable) {
         if (Thread.currentThread() != thread) {
             throw new IllegalStateException("G.park: goroutine " + goid + " can only park itself");
         }
@@ -112,7 +125,8 @@ public final class G implements Thread.UncaughtExceptionHandler {
         waitReason = reason;
         waitSince = sched.coarseNanos;
         // The one atomic step of a park: publish WAITING, or find the permit ready() left.
-        int s = (int) PARK_STATE.compareAndExchange(this, RUNNING, WAITING);
+        Bubble b = bubble;
+        int s = b == null ? (int) PARK_STATE.compareAndExchange(this, RUNNING, WAITING) : b.parking(this, durable);
         if (s == RUNNING) {
             boolean interrupted = false;
             while (parkState == WAITING) {
@@ -134,6 +148,15 @@ public final class G implements Thread.UncaughtExceptionHandler {
         PARK_STATE.setRelease(this, RUNNING);
     }
 
+    /** The park state's CAS for {@link Bubble}, which makes it under its lock: the witness. */
+    int casParkState(int expect, int to) {
+        return (int) PARK_STATE.compareAndExchange(this, expect, to);
+    }
+
+    int parkState() {
+        return parkState;
+    }
+
     /** True while parked in {@link #park} and not yet readied (checkdead's "asleep"). */
     boolean isWaiting() {
         return parkState == WAITING;
@@ -147,6 +170,13 @@ public final class G implements Thread.UncaughtExceptionHandler {
     public void ready() {
         if (parkState != READIED && Thread.currentThread().isVirtual() && Carrier.notYetParked(thread)) {
             awaitParked();
+        }
+        Bubble b = bubble;
+        if (b != null) {
+            if (b.readying(this)) { // the CAS and the durable count in one step: see Bubble
+                LockSupport.unpark(thread);
+            }
+            return;
         }
         while (true) {
             int s = parkState;
