@@ -154,7 +154,6 @@ public final class GoTestExtension implements InvocationInterceptor {
                     String dump = rt.dump();
                     rt.scheduler().close(1_000);
                     closed = true;
-                    waiter.interrupt();
                     return new GoroutineTimeoutError(timeoutMillis, dump);
                 }
                 Throwable t = thrown.get();
