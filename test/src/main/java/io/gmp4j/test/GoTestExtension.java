@@ -58,7 +58,7 @@ public final class GoTestExtension implements InvocationInterceptor {
         if (procs < 0) {
             throw new IllegalArgumentException("@GoTest(procs = " + procs + "): must be >= 0");
         }
-        long seed = seed(cfg);
+        long seed = seed(cfg, context);
         Runnable body = () -> {
             try {
                 invocation.proceed();
@@ -92,11 +92,16 @@ public final class GoTestExtension implements InvocationInterceptor {
         return null;
     }
 
-    private static long seed(GoTest cfg) {
+    /**
+     * The annotation's seed, else the {@value #SEED_PROPERTY} configuration parameter (JUnit
+     * reads it from a system property too, and from {@code junit-platform.properties}), else a
+     * random one.
+     */
+    private static long seed(GoTest cfg, ExtensionContext context) {
         if (cfg != null && cfg.seed() != GoTest.RANDOM_SEED) {
             return cfg.seed();
         }
-        String p = System.getProperty(SEED_PROPERTY);
+        String p = context.getConfigurationParameter(SEED_PROPERTY).orElse(null);
         if (p != null && !p.isBlank()) {
             try {
                 return Long.parseLong(p.trim().replaceFirst("[lL]$", ""));

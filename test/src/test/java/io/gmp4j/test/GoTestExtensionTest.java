@@ -94,8 +94,35 @@ class GoTestExtensionTest {
         }
     }
 
+    static final java.util.concurrent.atomic.AtomicReference<List<String>> lastTrace = new java.util.concurrent.atomic.AtomicReference<>();
+
+    /** A schedule-dependent test: its trace is what SeededScheduleTest traces, from the extension's seed. */
+    static class Replayed {
+        @GoTest(procs = 1)
+        void recordsItsInterleaving() {
+            seenSeed.set(GoRuntime.current().scheduler().seed().orElseThrow());
+            lastTrace.set(SeededScheduleTest.workload());
+        }
+    }
+
     static Events run(Class<?> c) {
         return EngineTestKit.engine("junit-jupiter").selectors(selectClass(c)).execute().testEvents();
+    }
+
+    static List<String> replay(String seed) {
+        EngineTestKit.engine("junit-jupiter").configurationParameter(GoTestExtension.SEED_PROPERTY, seed)
+                .selectors(selectClass(Replayed.class)).execute().testEvents()
+                .assertStatistics(s -> s.started(1).succeeded(1));
+        assertEquals(Long.parseLong(seed), seenSeed.get());
+        return lastTrace.get();
+    }
+
+    @Test
+    void theSeedPropertyReplaysATestsInterleaving() {
+        List<String> first = replay("9001");
+        assertEquals(first, replay("9001"));
+        assertEquals(first, replay("9001"));
+        assertTrue(!first.equals(replay("9002")) || !first.equals(replay("9003")), "other seeds, the same trace");
     }
 
     static Throwable onlyFailure(Class<?> c) {

@@ -30,50 +30,55 @@ class SeededScheduleTest {
      * fourth round: the trace is the order of their steps and what each one took.
      */
     static List<String> trace(long seed) {
-        List<String> trace = Collections.synchronizedList(new ArrayList<>());
+        List<String> trace = new ArrayList<>();
         try (GoRuntime rt = GoRuntime.builder().maxProcs(1).seed(seed).name("seeded").build()) {
-            rt.main(() -> {
-                List<Chan<Integer>> sources = new ArrayList<>();
-                for (int c = 0; c < 3; c++) {
-                    Chan<Integer> ch = new Chan<>(WORKERS * ROUNDS);
-                    for (int v = 0; v < WORKERS * ROUNDS; v++) {
-                        ch.send(c * 1000 + v);
+            rt.main(() -> trace.addAll(workload()));
+        }
+        return trace;
+    }
+
+    /** The workload, run by the calling goroutine: its trace. */
+    static List<String> workload() {
+        List<String> trace = Collections.synchronizedList(new ArrayList<>());
+        List<Chan<Integer>> sources = new ArrayList<>();
+        for (int c = 0; c < 3; c++) {
+            Chan<Integer> ch = new Chan<>(WORKERS * ROUNDS);
+            for (int v = 0; v < WORKERS * ROUNDS; v++) {
+                ch.send(c * 1000 + v);
+            }
+            sources.add(ch);
+        }
+        List<Chan<Integer>> ring = new ArrayList<>();
+        for (int w = 0; w < WORKERS; w++) {
+            ring.add(new Chan<>());
+        }
+        WaitGroup wg = new WaitGroup();
+        for (int w = 0; w < WORKERS; w++) {
+            int id = w;
+            wg.go(() -> {
+                Select s = new Select();
+                for (int r = 0; r < ROUNDS; r++) {
+                    s.reset();
+                    for (Chan<Integer> ch : sources) {
+                        s.recv(ch);
                     }
-                    sources.add(ch);
-                }
-                List<Chan<Integer>> ring = new ArrayList<>();
-                for (int w = 0; w < WORKERS; w++) {
-                    ring.add(new Chan<>());
-                }
-                WaitGroup wg = new WaitGroup();
-                for (int w = 0; w < WORKERS; w++) {
-                    int id = w;
-                    wg.go(() -> {
-                        Select s = new Select();
-                        for (int r = 0; r < ROUNDS; r++) {
-                            s.reset();
-                            for (Chan<Integer> ch : sources) {
-                                s.recv(ch);
-                            }
-                            int fired = s.select();
-                            trace.add(id + ":" + fired + "=" + s.value());
-                            if (r % 4 == 3) {
-                                // the ring: worker 0 starts the token, each passes it on
-                                if (id == 0) {
-                                    ring.get(1).send(r);
-                                    trace.add("0 got " + ring.get(0).recv());
-                                } else {
-                                    int t = ring.get(id).recv();
-                                    ring.get((id + 1) % WORKERS).send(t);
-                                }
-                            }
-                            Go.gosched();
+                    int fired = s.select();
+                    trace.add(id + ":" + fired + "=" + s.value());
+                    if (r % 4 == 3) {
+                        // the ring: worker 0 starts the token, each passes it on
+                        if (id == 0) {
+                            ring.get(1).send(r);
+                            trace.add("0 got " + ring.get(0).recv());
+                        } else {
+                            int t = ring.get(id).recv();
+                            ring.get((id + 1) % WORKERS).send(t);
                         }
-                    });
+                    }
+                    Go.gosched();
                 }
-                wg.await();
             });
         }
+        wg.await();
         return trace;
     }
 
