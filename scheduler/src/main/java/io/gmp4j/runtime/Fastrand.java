@@ -29,6 +29,13 @@ public final class Fastrand {
         }
     }
 
+    /** Its runtime closed: callers need not look for this stream any more. Once. */
+    void retire() {
+        synchronized (Fastrand.class) {
+            seededRuntimes--;
+        }
+    }
+
     /** The seed this stream started from. */
     long seed() {
         return seed;

@@ -567,6 +567,9 @@ public final class Scheduler extends SchedLoop implements Executor, AutoCloseabl
                 life.closed = true;
                 ms = new ArrayList<>(allm);
                 Checkdead.unregister(this); // its goroutines can never run again
+                if (seeded != null) {
+                    seeded.retire(); // once: closed is set under the same lock
+                }
             }
         } finally {
             lock.unlock();
