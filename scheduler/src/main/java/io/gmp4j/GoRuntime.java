@@ -393,6 +393,7 @@ public final class GoRuntime implements AutoCloseable {
         private long schedtraceMillis = Tunable.SCHEDTRACE.longValue(0L);
         private Boolean pinCarriers;
         private PanicHandler panicHandler;
+        private Long seed;
 
         private Builder() {
         }
@@ -512,6 +513,20 @@ public final class GoRuntime implements AutoCloseable {
             return this;
         }
 
+        /**
+         * A seeded schedule, for replaying a test's interleaving: every random choice of the
+         * scheduler (the Ms' steal order) and of {@code Select} (the poll order of its cases)
+         * comes from {@code seed}. At {@code maxProcs(1)} sysmon also stops preempting by time
+         * (a goroutine that never blocks keeps the one P, as before Go 1.14), and a program
+         * whose goroutines wait only on gmp4j primitives (channels, select, sync; no timers,
+         * sockets or JDK waits) runs the same interleaving again for the same seed. The gmp4j-test extension prints the seed of a
+         * failing test and takes one back ({@code @GoTest(seed = ...)}).
+         */
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
+        }
+
         /** Starts the runtime. */
         public GoRuntime build() {
             int procs = maxProcs > 0 ? maxProcs : resolveMaxProcs();
@@ -519,9 +534,12 @@ public final class GoRuntime implements AutoCloseable {
             if (Integer.bitCount(runqSize) != 1 || runqSize < 4) {
                 throw new IllegalArgumentException("run queue size must be a power of two >= 4, got " + runqSize);
             }
-            return new GoRuntime(new Scheduler(new Scheduler.Config(name, procs, Math.max(maxThreads, procs),
-                    maxHandoffThreads, runqSize, registry, checkDeadlock, schedtraceMillis, pin, leakProfile)),
-                    panicHandler);
+            Scheduler s = new Scheduler(new Scheduler.Config(name, procs, Math.max(maxThreads, procs),
+                    maxHandoffThreads, runqSize, registry, checkDeadlock, schedtraceMillis, pin, leakProfile));
+            if (seed != null) {
+                s.seed(seed);
+            }
+            return new GoRuntime(s, panicHandler);
         }
 
         static boolean resolvePinCarriers() {

@@ -1,5 +1,6 @@
 package io.gmp4j.chan;
 
+import io.gmp4j.runtime.Bubble;
 import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.runtime.ShortLock;
 import java.lang.invoke.MethodHandles;
@@ -100,6 +101,11 @@ public final class Chan<T> implements SendChan<T>, RecvChan<T> {
     final WaitQ sendq = new WaitQ();
     /** 0 free, 1 held. */
     private volatile int lock;
+    /**
+     * The synctest bubble this channel was made in, or null: only its members may use it (Go
+     * panics), and a member waiting on it is durably blocked.
+     */
+    final Bubble bubble = Bubble.current();
 
     /** An unbuffered channel: Go's {@code make(chan T)}. A send waits for a receiver. */
     public Chan() {
@@ -214,6 +220,9 @@ public final class Chan<T> implements SendChan<T>, RecvChan<T> {
         if (elem == null) {
             throw new NullPointerException(NULL_SEND);
         }
+        if (bubble != null) {
+            Bubble.checkMember(bubble, "send on");
+        }
         // Go's fast path for a failed non-blocking send: not closed and full, without the lock.
         // A racy snapshot is fine: the answer could have been given an instant earlier.
         if (!block && !(boolean) CLOSED.getOpaque(this) && fullRacy()) {
@@ -255,7 +264,7 @@ public final class Chan<T> implements SendChan<T>, RecvChan<T> {
         Sudog mine = Sudog.acquire(this, elem);
         sendq.enqueue(mine);
         unlock();
-        mine.waiter.park("chan send");
+        mine.waiter.park("chan send", bubble != null);
         boolean sent = mine.success;
         mine.release();
         if (!sent) {
@@ -307,6 +316,9 @@ public final class Chan<T> implements SendChan<T>, RecvChan<T> {
      *     not blocking and nothing is ready
      */
     private Object recv0(boolean block) {
+        if (bubble != null) {
+            Bubble.checkMember(bubble, "receive from");
+        }
         // Go's fast path for a failed non-blocking receive. The order matters: empty is checked
         // before closed, and empty again after it, because a channel cannot become non-empty
         // once closed: seeing "empty, then closed, then still empty" proves a moment that was
@@ -354,7 +366,7 @@ public final class Chan<T> implements SendChan<T>, RecvChan<T> {
         Sudog mine = Sudog.acquire(this, null);
         recvq.enqueue(mine);
         unlock();
-        mine.waiter.park("chan receive");
+        mine.waiter.park("chan receive", bubble != null);
         Object v = mine.success ? mine.elem : CLOSED_EMPTY;
         mine.release();
         return v;
@@ -461,6 +473,9 @@ public final class Chan<T> implements SendChan<T>, RecvChan<T> {
     public void close() {
         if (this == NIL) {
             throw new NilChannelException("close of nil channel");
+        }
+        if (bubble != null) {
+            Bubble.checkMember(bubble, "close of");
         }
         lock();
         if (closed) {

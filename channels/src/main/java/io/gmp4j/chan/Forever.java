@@ -24,7 +24,7 @@ final class Forever {
         G g = w.goroutine();
         while (true) {
             if (g != null) {
-                g.park(reason); // nothing holds this goroutine to ready it: the loop is a guard
+                g.park(reason, true); // durable in a bubble, as Go's; nothing holds this goroutine to ready it: the loop is a guard
             } else {
                 LockSupport.park(w);
                 Thread.interrupted(); // clear it, else park returns at once, every time

@@ -1,10 +1,12 @@
 package io.gmp4j.chan;
 
+import io.gmp4j.runtime.Bubble;
+import io.gmp4j.runtime.Fastrand;
 import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.runtime.Waiter;
+import io.gmp4j.runtime.spi.Clock;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
@@ -272,14 +274,23 @@ public final class Select {
         final Chan<?>[] chans = this.chans;
         final boolean[] isSend = this.isSend;
 
-        // Pass 0: poll order (a uniform random permutation of the channel cases: Go's fairness).
-        ThreadLocalRandom rnd = ThreadLocalRandom.current();
+        // Pass 0: poll order (a uniform random permutation of the channel cases: Go's fairness),
+        // from the runtime's seed when it has one (Fastrand).
         int npoll = 0;
+        // Durable for a synctest bubble when every channel is the bubble's (Go's rule); a
+        // timeout is the bubble's own timer.
+        boolean durable = true;
         for (int i = 0; i < ncases; i++) {
-            if (chans[i] == null) {
+            Chan<?> c = chans[i];
+            if (c == null) {
                 continue; // a null channel never fires; nor does the timeout pseudo-case here
             }
-            int j = npoll == 0 ? 0 : rnd.nextInt(npoll + 1);
+            if (c.bubble != null) {
+                Bubble.checkMember(c.bubble, "select on");
+            } else {
+                durable = false;
+            }
+            int j = npoll == 0 ? 0 : Fastrand.intn(npoll + 1);
             pollorder[npoll] = pollorder[j];
             pollorder[j] = i;
             npoll++;
@@ -367,9 +378,9 @@ public final class Select {
         }
         selunlock(nheld);
         if (timeoutIndex >= 0) {
-            w.park("select", System.nanoTime() + timeoutNanos);
+            w.park("select", Clock.nanoTime() + timeoutNanos, durable);
         } else {
-            w.park("select");
+            w.park("select", durable);
         }
 
         // Pass 3: take the other cases' sudogs off their queues, and clear every sudog (they

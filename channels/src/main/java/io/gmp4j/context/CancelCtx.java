@@ -1,5 +1,6 @@
 package io.gmp4j.context;
 
+import io.gmp4j.runtime.spi.Clock;
 import io.gmp4j.runtime.ShortLock;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.chan.Chan;
@@ -53,7 +54,7 @@ final class CancelCtx implements Context, Canceler {
         }
         CancelCtx c = new CancelCtx(parent, nanos, at);
         c.attach();
-        if (nanos - System.nanoTime() <= 0) {
+        if (nanos - Clock.nanoTime() <= 0) {
             c.cancel(true, DEADLINE_EXCEEDED); // deadline already passed
         } else {
             c.arm();

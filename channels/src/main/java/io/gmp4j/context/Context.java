@@ -1,5 +1,6 @@
 package io.gmp4j.context;
 
+import io.gmp4j.runtime.spi.Clock;
 import io.gmp4j.chan.RecvChan;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,8 +24,9 @@ import java.util.Optional;
  * <p>Contexts form a tree: a derived context is done when its parent is; canceling it (or its
  * deadline passing) detaches it from its parent. Deadlines use the runtime's per-P timers (of
  * the calling goroutine's runtime; from another thread, of the default runtime), so a
- * goroutine waiting for a deadline is not reported as deadlocked. All methods are
- * thread-safe.
+ * goroutine waiting for a deadline is not reported as deadlocked. In a synctest bubble
+ * ({@code io.gmp4j.test.SyncTest}) deadlines and timeouts are on the bubble's clock. All methods
+ * are thread-safe.
  *
  * <p>Sealed: contexts are made only by the factories here (Go lets any type implement the
  * interface; here a custom context would be invisible to the cancellation tree).
@@ -88,23 +90,23 @@ public sealed interface Context permits EmptyCtx, CancelCtx, ValueCtx {
      * earlier wins, as in Go.
      */
     static Cancelable withDeadline(Context parent, Instant deadline) {
-        long nanos = System.nanoTime() + Deadlines.nanosUntil(deadline);
+        long nanos = Clock.nanoTime() + Deadlines.nanosUntil(deadline);
         return CancelCtx.withDeadline(parent, nanos, deadline);
     }
 
     /**
      * {@link #withDeadline} with the deadline as a {@link System#nanoTime()} value (the clock
-     * the runtime's timers use).
+     * the runtime's timers use; in a synctest bubble, the bubble's clock in the same terms).
      */
     static Cancelable withDeadlineNanos(Context parent, long nanoTime) {
-        Instant at = Instant.now().plusNanos(nanoTime - System.nanoTime());
+        Instant at = Clock.now().plusNanos(nanoTime - Clock.nanoTime());
         return CancelCtx.withDeadline(parent, nanoTime, at);
     }
 
     /** Go's {@code context.WithTimeout(parent, d)}: {@code withDeadline(parent, now + timeout)}. */
     static Cancelable withTimeout(Context parent, Duration timeout) {
-        long now = System.nanoTime();
-        return CancelCtx.withDeadline(parent, Deadlines.plus(now, timeout), Instant.now().plus(timeout));
+        long now = Clock.nanoTime();
+        return CancelCtx.withDeadline(parent, Deadlines.plus(now, timeout), Clock.now().plus(timeout));
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.gmp4j.context;
 
+import io.gmp4j.runtime.spi.Clock;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -10,7 +11,7 @@ final class Deadlines {
 
     /** Nanoseconds from now until {@code at} (negative if past), clamped to a safe range. */
     static long nanosUntil(Instant at) {
-        return clamp(Duration.between(Instant.now(), at));
+        return clamp(Duration.between(Clock.now(), at));
     }
 
     /** {@code now + d} without overflow. */

@@ -2,6 +2,7 @@ package io.gmp4j.sync;
 
 import io.gmp4j.runtime.ShortLock;
 import io.gmp4j.Go;
+import io.gmp4j.runtime.Bubble;
 import io.gmp4j.runtime.Scheduler;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -39,6 +40,13 @@ public final class WaitGroup {
     private volatile long count;
     private final ShortLock guard = new ShortLock();
     private final WaitList waiters = new WaitList();
+    /**
+     * The synctest bubble of the first {@link #add} made by a member, or null (Go 1.25: a
+     * WaitGroup is associated with the bubble its first Add is called in): a member's
+     * {@link #await} on it is then durably blocked. Written once, racily read: a late reader
+     * only counts a wait as not durable, which keeps the bubble's clock still, never wrong.
+     */
+    private volatile Bubble bubble;
 
     /** A WaitGroup with counter zero (Go's zero {@code sync.WaitGroup}). */
     public WaitGroup() {
@@ -52,6 +60,9 @@ public final class WaitGroup {
      *     below zero (the counter is left unchanged)
      */
     public void add(int delta) {
+        if (bubble == null && delta > 0) {
+            bubble = Bubble.current();
+        }
         long v = (long) COUNT.getAndAdd(this, (long) delta) + delta;
         if (v < 0) {
             COUNT.getAndAdd(this, (long) -delta); // undo, so a caught misuse leaves a usable group
@@ -102,7 +113,8 @@ public final class WaitGroup {
         WaitNode me = WaitNode.current(0);
         waiters.enqueue(me);
         guard.unlock();
-        me.waiter.park("sync.WaitGroup.Wait");
+        Bubble b = bubble;
+        me.waiter.park("sync.WaitGroup.Wait", b != null && b == Bubble.current());
         Scheduler.safePoint();
     }
 

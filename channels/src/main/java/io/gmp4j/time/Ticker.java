@@ -21,7 +21,7 @@ public final class Ticker extends TimerChannel {
 
     Ticker(Duration d) {
         this.period = checkPeriod(d);
-        rearm(System.nanoTime() + period);
+        rearm(now() + period);
     }
 
     private static long checkPeriod(Duration d) {
@@ -37,7 +37,7 @@ public final class Ticker extends TimerChannel {
         deliver();
         // Go's ticker arithmetic: the next tick is the first multiple of the period after now,
         // counted from the previous deadline, so a late firing skips what it missed.
-        long now = System.nanoTime();
+        long now = now();
         long p = period;
         long next = when + p;
         if (next - now <= 0) {
@@ -59,6 +59,6 @@ public final class Ticker extends TimerChannel {
      */
     public void reset(Duration d) {
         period = checkPeriod(d);
-        rearm(System.nanoTime() + period);
+        rearm(now() + period);
     }
 }

@@ -2,6 +2,7 @@ package io.gmp4j.time;
 
 import io.gmp4j.chan.RecvChan;
 import io.gmp4j.runtime.Waiter;
+import io.gmp4j.runtime.spi.Clock;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -17,11 +18,18 @@ import java.time.Instant;
  *   <tr><td>{@code time.NewTimer(d)}</td><td>{@code Time.newTimer(d)}</td></tr>
  *   <tr><td>{@code time.NewTicker(d)}</td><td>{@code Time.newTicker(d)}</td></tr>
  *   <tr><td>{@code time.AfterFunc(d, f)}</td><td>{@code Time.afterFunc(d, f)}</td></tr>
+ *   <tr><td>{@code time.Now()}</td><td>{@code Time.now()}</td></tr>
+ *   <tr><td>{@code time.Since(t)}</td><td>{@code Time.since(t)}</td></tr>
  * </table>
  *
  * <p>All of them run on the runtime's per-P timers (Go's timer heaps): in a goroutine, those of
  * its runtime; in any other thread, those of the default runtime. A goroutine that sleeps parks
  * as Go's does ("sleep" in the goroutine dump) and frees its P.
+ *
+ * <p>In a synctest bubble ({@code io.gmp4j.test.SyncTest}) every one of them uses the bubble's
+ * clock, which starts at 2000-01-01 00:00 UTC and moves only when every goroutine of the bubble
+ * is durably blocked, straight to the next timer: a sleep, a timer or a ticker made there is the
+ * bubble's, and using one from outside the bubble throws.
  */
 public final class Time {
     private Time() {
@@ -37,7 +45,20 @@ public final class Time {
         if (nanos <= 0) {
             return;
         }
-        Waiter.current().park("sleep", System.nanoTime() + nanos);
+        Waiter.current().park("sleep", Clock.nanoTime() + nanos, true);
+    }
+
+    /**
+     * Go's {@code time.Now}: the current time; in a synctest bubble, the bubble's clock (which
+     * starts at 2000-01-01 00:00 UTC).
+     */
+    public static Instant now() {
+        return Clock.now();
+    }
+
+    /** Go's {@code time.Since(t)}: {@code now() - t}, on the same clock as {@link #now()}. */
+    public static Duration since(Instant t) {
+        return Duration.between(t, now());
     }
 
     /**

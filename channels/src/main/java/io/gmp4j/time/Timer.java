@@ -24,7 +24,7 @@ public final class Timer extends TimerChannel {
 
     Timer(long delayNanos, Runnable func) {
         this.func = func;
-        rearm(System.nanoTime() + Math.max(0, delayNanos));
+        rearm(now() + Math.max(0, delayNanos));
     }
 
     @Override
@@ -54,6 +54,6 @@ public final class Timer extends TimerChannel {
      * @return true if the timer had been pending
      */
     public boolean reset(Duration d) {
-        return rearm(System.nanoTime() + Math.max(0, d.toNanos()));
+        return rearm(now() + Math.max(0, d.toNanos()));
     }
 }

@@ -3,6 +3,7 @@ package io.gmp4j.time;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.chan.Chan;
 import io.gmp4j.chan.RecvChan;
+import io.gmp4j.runtime.Bubble;
 import io.gmp4j.runtime.RuntimeTimer;
 import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.runtime.ShortLock;
@@ -33,6 +34,8 @@ abstract class TimerChannel {
     /** Guarded by lock. The runtime timer of the current arming, or null when stopped. */
     private RuntimeTimer armed;
     private final ShortLock lock = new ShortLock();
+    /** The synctest bubble this timer was made in, or null: its clock; only members may use it. */
+    private final Bubble bubble = Bubble.current();
 
     TimerChannel() {
         Scheduler s = Scheduler.current();
@@ -52,6 +55,9 @@ abstract class TimerChannel {
      * anew. Returns true if an arming was pending (not yet fired).
      */
     final boolean rearm(long whenNanos) {
+        if (bubble != null) {
+            Bubble.checkMember(bubble, "use of a synctest timer");
+        }
         // acquirem: the drain below is a channel operation with a safe point, and this goroutine
         // must not be yielded while it holds the lock a timer callback on an M may spin on.
         Scheduler.acquirem();
@@ -93,7 +99,12 @@ abstract class TimerChannel {
 
     /** Non-blocking send of the current time; dropped if a value already waits. */
     final void deliver() {
-        c.trySend(Instant.now());
+        c.trySend(bubble != null ? bubble.instant() : Instant.now());
+    }
+
+    /** The clock of this timer's deadlines: the bubble's, else {@link System#nanoTime()}. */
+    final long now() {
+        return bubble != null ? bubble.nanoTime() : System.nanoTime();
     }
 
     /** Marks the current arming as done (a one-shot timer that fired). */

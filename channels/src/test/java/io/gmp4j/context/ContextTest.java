@@ -1,11 +1,14 @@
 package io.gmp4j.context;
 
 import io.gmp4j.DeadlockError;
+import io.gmp4j.Go;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.NoUncaughtExceptions;
 import io.gmp4j.TestSupport;
 import io.gmp4j.chan.Chan;
 import io.gmp4j.chan.Select;
+import io.gmp4j.time.Bubbles;
+import io.gmp4j.time.Time;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -18,37 +21,42 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-/** The context tree: cancel flows down, never up; deadlines fire on runtime timers; values chain. */
+/**
+ * The context tree: cancel flows down, never up; deadlines fire on runtime timers (on a synctest
+ * bubble's clock where exact times are asserted); values chain.
+ */
 @ExtendWith(NoUncaughtExceptions.class)
 class ContextTest {
     @Test
     void cancelPropagatesToDescendantsAndFiresDoneInASelect() {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(2).name("ctx-propagate").build()) {
-            Cancelable root = Context.withCancel(Context.background());
-            Cancelable child = Context.withCancel(Context.withValue(root.ctx(), "k", 1));
-            Cancelable grandchild = Context.withTimeout(child.ctx(), Duration.ofHours(1));
-            Chan<Integer> work = new Chan<>();
-            AtomicInteger fired = new AtomicInteger(-2);
-            CountDownLatch selected = new CountDownLatch(1);
-            int[] doneCase = new int[1];
-            rt.go(() -> {
-                Select s = new Select();
-                s.recv(work);
-                doneCase[0] = s.recv(grandchild.ctx().done());
-                fired.set(s.select());
-                selected.countDown();
+            Bubbles.run(rt, () -> {
+                Cancelable root = Context.withCancel(Context.background());
+                Cancelable child = Context.withCancel(Context.withValue(root.ctx(), "k", 1));
+                Cancelable grandchild = Context.withTimeout(child.ctx(), Duration.ofHours(1));
+                Chan<Integer> work = new Chan<>();
+                AtomicInteger fired = new AtomicInteger(-2);
+                int[] doneCase = new int[1];
+                Go.go(() -> {
+                    Select s = new Select();
+                    s.recv(work);
+                    doneCase[0] = s.recv(grandchild.ctx().done());
+                    fired.set(s.select());
+                });
+                Bubbles.await(); // the goroutine waits in its select
+                assertEquals(-2, fired.get());
+                assertNull(grandchild.ctx().err());
+                root.cancel();
+                Bubbles.await();
+                assertEquals(doneCase[0], fired.get());
+                assertEquals(Instant.parse("2000-01-01T00:00:00Z"), Time.now(), "a cancel, not the hour's timeout");
+                for (Context c : List.of(root.ctx(), child.ctx(), grandchild.ctx())) {
+                    assertSame(Context.CANCELED, c.err(), c::toString);
+                    assertFalse(c.done().recvOk().ok(), "done is closed");
+                }
+                assertEquals("context canceled", Context.CANCELED.getMessage());
+                assertEquals(0, ((CancelCtx) root.ctx()).childCount(), "a canceled parent drops its children");
             });
-            TestSupport.awaitCondition(() -> rt.dump().contains("[select"), rt::dump);
-            assertNull(grandchild.ctx().err());
-            root.cancel();
-            TestSupport.await(selected, rt::dump);
-            assertEquals(doneCase[0], fired.get());
-            for (Context c : List.of(root.ctx(), child.ctx(), grandchild.ctx())) {
-                assertSame(Context.CANCELED, c.err(), c::toString);
-                assertFalse(c.done().recvOk().ok(), "done is closed");
-            }
-            assertEquals("context canceled", Context.CANCELED.getMessage());
-            assertEquals(0, ((CancelCtx) root.ctx()).childCount(), "a canceled parent drops its children");
         }
     }
 
@@ -89,14 +97,14 @@ class ContextTest {
     @Test
     void timeoutAndDeadlineEndWithDeadlineExceeded() {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(1).name("ctx-timeout").build()) {
-            TestSupport.runInGoroutine(rt, () -> {
-                long start = System.nanoTime();
+            Bubbles.run(rt, () -> {
+                Instant start = Time.now();
                 Cancelable c = Context.withTimeout(Context.background(), Duration.ofMillis(20));
                 Cancelable child = Context.withCancel(c.ctx());
-                assertTrue(c.ctx().deadline().isPresent());
+                assertEquals(start.plusMillis(20), c.ctx().deadline().orElseThrow());
                 assertEquals(c.ctx().deadline(), child.ctx().deadline(), "children inherit the deadline");
                 assertNull(child.ctx().done().recv());
-                assertTrue(System.nanoTime() - start >= Duration.ofMillis(20).toNanos(), "fired early");
+                assertEquals(Duration.ofMillis(20), Time.since(start), "fired exactly at its deadline");
                 assertSame(Context.DEADLINE_EXCEEDED, c.ctx().err());
                 assertSame(Context.DEADLINE_EXCEEDED, child.ctx().err());
                 assertTrue(c.ctx().err().isTimeout());
@@ -104,13 +112,18 @@ class ContextTest {
                 c.cancel(); // after the deadline: the reason stays
                 assertSame(Context.DEADLINE_EXCEEDED, c.ctx().err());
 
-                Cancelable past = Context.withDeadline(Context.background(), Instant.now().minusSeconds(1));
+                Cancelable past = Context.withDeadline(Context.background(), Time.now().minusSeconds(1));
                 assertSame(Context.DEADLINE_EXCEEDED, past.ctx().err(), "a past deadline is done at once");
-                Cancelable nanos = Context.withDeadlineNanos(Context.background(), System.nanoTime() + 5_000_000);
+                Cancelable at = Context.withDeadline(Context.background(), Time.now().plusSeconds(90));
+                at.ctx().done().recv();
+                assertEquals(Duration.ofMillis(20).plusSeconds(90), Time.since(start));
+                Cancelable nanos = Context.withDeadlineNanos(Context.background(),
+                        io.gmp4j.runtime.spi.Clock.nanoTime() + 5_000_000);
                 Select s = new Select();
                 int d = s.recv(nanos.ctx().done());
                 s.timeout(Duration.ofSeconds(TestSupport.TIMEOUT_S));
                 assertEquals(d, s.select());
+                assertEquals(Duration.ofMillis(25).plusSeconds(90), Time.since(start));
                 assertSame(Context.DEADLINE_EXCEEDED, nanos.ctx().err());
             });
         }

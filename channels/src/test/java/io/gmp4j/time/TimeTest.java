@@ -23,7 +23,9 @@ import static org.junit.jupiter.api.Assertions.*;
 /**
  * Go's time package on the runtime's timers: sleep, after, Timer and Ticker with Go 1.23's
  * stop/reset guarantee (no stale value afterwards), afterFunc, and deadlock detection that
- * counts pending timers as pending work. Timing is only ever asserted as a lower bound.
+ * counts pending timers as pending work. On the real clock timing is only ever asserted as a
+ * lower bound; the tests of what fires when run in a synctest bubble ({@link Bubbles}), whose
+ * clock makes them exact.
  */
 @ExtendWith(NoUncaughtExceptions.class)
 class TimeTest {
@@ -77,7 +79,8 @@ class TimeTest {
     @Test
     void stoppedTimerNeverDelivers() {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(1).name("time-stop").build()) {
-            TestSupport.runInGoroutine(rt, () -> {
+            Bubbles.run(rt, () -> {
+                Instant start = Time.now();
                 Timer early = Time.newTimer(Duration.ofMillis(5));
                 assertTrue(early.stop(), "stopping a pending timer reports it");
                 assertFalse(early.stop(), "a second stop finds nothing pending");
@@ -86,6 +89,8 @@ class TimeTest {
                 int a = s.recv(early.c());
                 int b = s.recv(later.c());
                 assertEquals(b, s.select(), "the later timer fires; the stopped one never does");
+                assertEquals(Duration.ofMillis(30), Time.since(start));
+                assertEquals(start.plusMillis(30), s.value(), "the time it fired at");
                 assertNull(early.c().tryRecv());
                 assertEquals(a == 0 ? 1 : 0, b);
             });
@@ -96,20 +101,22 @@ class TimeTest {
     @Test
     void stopAndResetDiscardAValueNobodyReceived() {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(2).name("time-stale").build()) {
-            TestSupport.runInGoroutine(rt, () -> {
+            Bubbles.run(rt, () -> {
                 Timer t = Time.newTimer(Duration.ofMillis(1));
                 RecvChan<Instant> c = t.c();
-                TestSupport.awaitCondition(() -> c.len() == 1, () -> "timer never fired");
+                Time.sleep(Duration.ofMillis(1)); // the timer fires first: it was armed first
+                assertEquals(1, c.len(), "fired, nobody received");
                 assertFalse(t.stop(), "already fired");
                 assertNull(c.tryRecv(), "the undelivered value went with the stop");
 
                 Timer u = Time.newTimer(Duration.ofMillis(1));
-                TestSupport.awaitCondition(() -> u.c().len() == 1, () -> "timer never fired");
+                Time.sleep(Duration.ofMillis(1));
+                assertEquals(1, u.c().len(), "fired, nobody received");
                 assertFalse(u.reset(LONG), "it had fired");
                 assertNull(u.c().tryRecv(), "reset discarded the stale value");
                 assertTrue(u.reset(Duration.ofMillis(2)), "the long arming was pending");
-                Instant v = u.c().recv();
-                assertNotNull(v, "the new arming fires");
+                Instant armed = Time.now();
+                assertEquals(armed.plusMillis(2), u.c().recv(), "the new arming fires, on time");
             });
         }
     }
@@ -117,25 +124,20 @@ class TimeTest {
     @Test
     void tickerTicksInOrderAndStops() {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(2).name("time-ticker").build()) {
-            TestSupport.runInGoroutine(rt, () -> {
-                long t0 = System.nanoTime(); // before the ticker: its ticks count from its creation
+            Bubbles.run(rt, () -> {
+                Instant start = Time.now();
                 Ticker tk = Time.newTicker(Duration.ofMillis(2));
-                Instant prev = Instant.MIN;
-                for (int i = 0; i < 5; i++) {
-                    Instant now = tk.c().recv();
-                    assertTrue(now.isAfter(prev) || now.equals(prev));
-                    prev = now;
+                for (int i = 1; i <= 5; i++) {
+                    assertEquals(start.plusMillis(2L * i), tk.c().recv(), "tick " + i);
                 }
-                assertTrue(System.nanoTime() - t0 >= TimeUnit.MILLISECONDS.toNanos(10), "5 ticks of 2 ms");
                 tk.stop();
                 assertNull(tk.c().tryRecv(), "no tick after stop");
                 // A one-shot timer armed after the stop fires; the stopped ticker, due far
                 // earlier, must not have sent anything in between.
-                Instant after = Time.after(Duration.ofMillis(20)).recv();
-                assertNotNull(after);
+                assertEquals(start.plusMillis(30), Time.after(Duration.ofMillis(20)).recv());
                 assertNull(tk.c().tryRecv(), "a stopped ticker stays silent");
                 tk.reset(Duration.ofMillis(1));
-                assertNotNull(tk.c().recv(), "reset restarts it");
+                assertEquals(start.plusMillis(31), tk.c().recv(), "reset restarts it, a period from now");
                 tk.stop();
             });
         }
@@ -144,12 +146,14 @@ class TimeTest {
     @Test
     void slowReceiverGetsOneWaitingTickNotABurst() {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(1).name("time-slow").build()) {
-            TestSupport.runInGoroutine(rt, () -> {
+            Bubbles.run(rt, () -> {
+                Instant start = Time.now();
                 Ticker tk = Time.newTicker(Duration.ofMillis(1));
-                Time.sleep(Duration.ofMillis(30)); // ~30 periods pass unreceived
+                Time.sleep(Duration.ofMillis(30).plusNanos(500_000)); // 30 periods pass unreceived
                 assertEquals(1, tk.c().len(), "ticks were dropped, one waits");
-                assertNotNull(tk.c().tryRecv());
+                assertEquals(start.plusMillis(1), tk.c().tryRecv().value(), "the first tick waited");
                 assertNull(tk.c().tryRecv(), "no backlog behind it");
+                assertEquals(start.plusMillis(31), tk.c().recv(), "the schedule skipped what it missed");
                 tk.stop();
             });
         }
@@ -159,16 +163,19 @@ class TimeTest {
     @Test
     void afterFuncRunsInAGoroutineUnlessStopped() {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(2).name("time-afterfunc").build()) {
-            TestSupport.runInGoroutine(rt, () -> {
+            Bubbles.run(rt, () -> {
+                Instant start = Time.now();
                 Chan<Boolean> ran = new Chan<>(1);
                 Timer t = Time.afterFunc(Duration.ofMillis(2), () -> ran.send(Thread.currentThread().isVirtual()));
                 assertTrue(ran.recv(), "ran in a goroutine");
+                assertEquals(Duration.ofMillis(2), Time.since(start));
                 assertFalse(t.stop(), "it had fired");
 
                 AtomicInteger cancelled = new AtomicInteger();
                 Timer u = Time.afterFunc(Duration.ofMillis(5), cancelled::incrementAndGet);
                 assertTrue(u.stop());
                 Time.after(Duration.ofMillis(25)).recv();
+                Bubbles.await();
                 assertEquals(0, cancelled.get(), "a stopped afterFunc never runs");
             });
         }
@@ -177,14 +184,15 @@ class TimeTest {
     @Test
     void selectWithTimeAfterCase() {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(1).name("time-select").build()) {
-            TestSupport.runInGoroutine(rt, () -> {
+            Bubbles.run(rt, () -> {
+                Instant start = Time.now();
                 Chan<Integer> never = new Chan<>();
                 Select s = new Select();
                 s.recv(never);
                 int t = s.recv(Time.after(Duration.ofMillis(3)));
                 assertEquals(t, s.select());
                 assertTrue(s.ok());
-                assertInstanceOf(Instant.class, s.value());
+                assertEquals(start.plusMillis(3), s.value());
             });
         }
     }

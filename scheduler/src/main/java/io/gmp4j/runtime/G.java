@@ -26,9 +26,9 @@ public final class G implements Thread.UncaughtExceptionHandler {
 
     // parkState transitions: RUNNING -> WAITING (park) -> READIED (ready) -> RUNNING (park returns);
     // RUNNING -> READIED (ready before park: a permit) -> RUNNING (the next park returns at once).
-    private static final int RUNNING = 0;
-    private static final int READIED = 1;
-    private static final int WAITING = 2;
+    static final int RUNNING = 0;
+    static final int READIED = 1;
+    static final int WAITING = 2;
 
     final long goid;
     final Scheduler sched;
@@ -65,6 +65,10 @@ public final class G implements Thread.UncaughtExceptionHandler {
     long runnableSince;
     /** The registry's weak entry for this goroutine in leak-profile mode ({@link LeakProfile}), else null. */
     LeakProfile.Ref leakRef;
+    /** The synctest bubble this goroutine belongs to, or null: set by go() before it starts, never changed. */
+    Bubble bubble;
+    /** A member parked in a durable wait, not yet readied: guarded by its bubble's lock (see Bubble). */
+    boolean durable;
 
     G(long goid, Scheduler sched) {
         this.goid = goid;
@@ -110,6 +114,15 @@ public final class G implements Thread.UncaughtExceptionHandler {
      * as in Go: an interrupt is re-asserted when the wait ends.
      */
     public void park(String reason) {
+        park(reason, false);
+    }
+
+    /**
+     * {@link #park}, saying whether the wait is durable: one that only another goroutine of this
+     * goroutine's synctest bubble can end (a channel made in the bubble, a bubble timer); see
+     * {@link Bubble}. Ignored for a goroutine outside any bubble.
+     */
+    public void park(String reason, boolean durable) {
         if (Thread.currentThread() != thread) {
             throw new IllegalStateException("G.park: goroutine " + goid + " can only park itself");
         }
@@ -119,7 +132,8 @@ public final class G implements Thread.UncaughtExceptionHandler {
         waitSince = sched.coarseNanos;
         ParkHooks.parking(this, reason);
         // The one atomic step of a park: publish WAITING, or find the permit ready() left.
-        int s = (int) PARK_STATE.compareAndExchange(this, RUNNING, WAITING);
+        Bubble b = bubble;
+        int s = b == null ? (int) PARK_STATE.compareAndExchange(this, RUNNING, WAITING) : b.parking(this, durable);
         if (s == RUNNING) {
             boolean interrupted = false;
             while (parkState == WAITING) {
@@ -142,6 +156,15 @@ public final class G implements Thread.UncaughtExceptionHandler {
         PARK_STATE.setRelease(this, RUNNING);
     }
 
+    /** The park state's CAS for {@link Bubble}, which makes it under its lock: the witness. */
+    int casParkState(int expect, int to) {
+        return (int) PARK_STATE.compareAndExchange(this, expect, to);
+    }
+
+    int parkState() {
+        return parkState;
+    }
+
     /** True while parked in {@link #park} and not yet readied (checkdead's "asleep"). */
     boolean isWaiting() {
         return parkState == WAITING;
@@ -155,6 +178,13 @@ public final class G implements Thread.UncaughtExceptionHandler {
     public void ready() {
         if (parkState != READIED && Thread.currentThread().isVirtual() && Carrier.notYetParked(thread)) {
             awaitParked();
+        }
+        Bubble b = bubble;
+        if (b != null) {
+            if (b.readying(this)) { // the CAS and the durable count in one step: see Bubble
+                LockSupport.unpark(thread);
+            }
+            return;
         }
         while (true) {
             int s = parkState;

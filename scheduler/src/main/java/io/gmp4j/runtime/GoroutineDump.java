@@ -12,7 +12,13 @@ final class GoroutineDump {
     }
 
     static String of(Scheduler s) {
+        return of(s, g -> true);
+    }
+
+    /** The dump of the live goroutines of {@code s} that {@code which} accepts. */
+    static String of(Scheduler s, java.util.function.Predicate<G> which) {
         List<G> gs = s.allGoroutines();
+        gs.removeIf(which.negate());
         gs.sort(Comparator.comparingLong(g -> g.goid));
         StringBuilder sb = new StringBuilder();
         long now = System.nanoTime();
@@ -34,7 +40,7 @@ final class GoroutineDump {
             sb.append('\n');
         }
         int leaked = LeakProfile.appendLeaked(s, sb);
-        if (gs.isEmpty() && leaked == 0 && s.numGoroutine() > 0) {
+        if (gs.isEmpty() && leaked == 0 && s.numGoroutine() > 0 && s.allgs == null) {
             sb.append("(").append(s.numGoroutine()).append(" goroutines; the goroutine registry is off)\n");
         }
         return sb.toString();

@@ -88,7 +88,8 @@ final class M extends Thread {
         this.sched = sched;
         this.mid = mid;
         this.forHandoff = forHandoff;
-        this.rand = 0x9E3779B9 * (mid + 1) | 1;
+        Fastrand seeded = sched.seeded;
+        this.rand = seeded != null ? seeded.mRand(mid) : 0x9E3779B9 * (mid + 1) | 1;
         setDaemon(true);
     }
 

@@ -19,12 +19,18 @@ public final class RuntimeTimer {
     Timers heap;
     /** Index in {@code heap}; guarded by the heap's lock. */
     int index = -1;
-    /** Absolute deadline in System.nanoTime() terms; guarded by the heap's lock. */
+    /** Absolute deadline in System.nanoTime() terms (a bubble's clock for its timers); guarded by the heap's lock. */
     long when;
+    /** The synctest bubble whose timer this is, or null: then it lives in the Ps' heaps. */
+    final Bubble bubble;
+    /** A bubble timer: pending, and its arming's order. Guarded by the bubble's lock. */
+    boolean inBubble;
+    long bubbleSeq;
 
-    RuntimeTimer(Scheduler sched, Runnable callback) {
+    RuntimeTimer(Scheduler sched, Runnable callback, Bubble bubble) {
         this.sched = sched;
         this.callback = callback;
+        this.bubble = bubble;
     }
 
     /**
@@ -35,6 +41,10 @@ public final class RuntimeTimer {
      */
     public boolean reset(long whenNanos) {
         boolean wasPending = stop();
+        if (bubble != null) {
+            bubble.addTimer(this, whenNanos);
+            return wasPending;
+        }
         sched.addTimer(this, whenNanos);
         return wasPending;
     }
@@ -46,6 +56,9 @@ public final class RuntimeTimer {
      *     (or its callback is running) or was never armed
      */
     public boolean stop() {
+        if (bubble != null) {
+            return bubble.removeTimer(this);
+        }
         while (true) {
             Timers h = heap; // racy read, validated under the heap's lock
             if (h == null) {
@@ -59,6 +72,6 @@ public final class RuntimeTimer {
 
     /** True while armed and not yet fired. */
     public boolean pending() {
-        return heap != null;
+        return bubble != null ? bubble.isPending(this) : heap != null;
     }
 }

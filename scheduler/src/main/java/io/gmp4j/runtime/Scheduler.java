@@ -99,6 +99,42 @@ public final class Scheduler extends SchedLoop implements Executor, AutoCloseabl
         Checkdead.register(this);
     }
 
+    /** The seeded stream of this runtime's random choices, or null (see {@link #seed(long)}). */
+    volatile Fastrand seeded;
+
+    /**
+     * Makes every random choice of this runtime (the Ms' steal order, a select's poll order)
+     * from {@code seed}; at GOMAXPROCS 1 it also turns off sysmon's preemption by time, whose
+     * requests land where the wall clock says. At GOMAXPROCS 1, a program whose goroutines
+     * block only on gmp4j primitives then runs the same interleaving again for the same seed
+     * (and a goroutine that never blocks keeps the one P, as before Go 1.14). Before the first
+     * goroutine starts (no M may exist yet).
+     *
+     * @throws IllegalStateException when an M was started already, or a seed set
+     */
+    public void seed(long seed) {
+        lock.lock();
+        try {
+            if (mcount > 0 || seeded != null) {
+                throw new IllegalStateException("seed: " + this + " has started already (or has a seed)");
+            }
+            seeded = new Fastrand(seed);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Seeded at GOMAXPROCS 1: sysmon leaves the P alone (see {@link #seed(long)}). */
+    boolean replayable() {
+        return seeded != null && gomaxprocs == 1;
+    }
+
+    /** The seed given to {@link #seed(long)}, or empty. */
+    public java.util.OptionalLong seed() {
+        Fastrand f = seeded;
+        return f == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(f.seed());
+    }
+
     // =====================================================================================
     // Goroutines
     // =====================================================================================
@@ -156,6 +192,11 @@ public final class Scheduler extends SchedLoop implements Executor, AutoCloseabl
         G g = new G(goid, this);
         g.fn = f;
         SchedLatency.created(g);
+        Bubble b = Bubble.inherit();
+        if (b != null) {
+            g.bubble = b; // before the start: the thread's start publishes it
+            b.started(g);
+        }
         Thread t = vtFactory.newThread(() -> goexit(g));
         g.thread = t;
         Carrier.bindG(t, g); // the thread's uncaught-exception handler is its G: see G.current()
@@ -184,6 +225,11 @@ public final class Scheduler extends SchedLoop implements Executor, AutoCloseabl
         SchedLatency.started(g);
         try {
             f.run();
+        } catch (Throwable t) {
+            if (g.bubble != null) {
+                g.bubble.panicked(g.goid, t); // before forget: the bubble's root may return there
+            }
+            throw t;
         } finally {
             forget(g);
         }
@@ -192,6 +238,9 @@ public final class Scheduler extends SchedLoop implements Executor, AutoCloseabl
     private void forget(G g) {
         if (allgs != null) {
             allgs.remove(g);
+        }
+        if (g.bubble != null) {
+            g.bubble.exited(g);
         }
         M m = Carrier.currentM();
         if (m != null && m.sched == this) {
@@ -222,9 +271,12 @@ public final class Scheduler extends SchedLoop implements Executor, AutoCloseabl
         return allgs == null ? new ArrayList<>() : allgs.snapshot();
     }
 
-    /** Creates a runtime timer whose callback runs on this runtime's Ms. */
+    /**
+     * Creates a runtime timer whose callback runs on this runtime's Ms; created by a member of a
+     * synctest bubble, a timer of that bubble instead (its clock, its root runs the callback).
+     */
     public RuntimeTimer newTimer(Runnable callback) {
-        return new RuntimeTimer(this, callback);
+        return new RuntimeTimer(this, callback, Bubble.current());
     }
 
     // =====================================================================================
@@ -496,6 +548,9 @@ public final class Scheduler extends SchedLoop implements Executor, AutoCloseabl
                 life.closed = true;
                 ms = new ArrayList<>(allm);
                 Checkdead.unregister(this); // its goroutines can never run again
+                if (seeded != null) {
+                    seeded.retire(); // once: closed is set under the same lock
+                }
             }
         } finally {
             lock.unlock();

@@ -124,7 +124,7 @@ final class Sysmon extends Thread {
                 pd.schedtick = t;
                 pd.schedwhen = now;
                 pd.preemptAt = 0;
-            } else if (st == P.USER && now - pd.schedwhen >= FORCE_PREEMPT_NANOS) {
+            } else if (st == P.USER && !sched.replayable() && now - pd.schedwhen >= FORCE_PREEMPT_NANOS) {
                 if (pd.preemptAt == 0) {
                     p.preempt = true;
                     pd.preemptAt = now;

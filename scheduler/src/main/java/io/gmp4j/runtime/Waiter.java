@@ -131,8 +131,16 @@ public final class Waiter {
      * the goroutine dump ("chan receive", "select", ...).
      */
     public void park(String reason) {
+        park(reason, false);
+    }
+
+    /**
+     * {@link #park(String)}, saying whether the wait is durable for a synctest bubble: one only
+     * another goroutine of the waiter's bubble can end (see {@link G#park(String, boolean)}).
+     */
+    public void park(String reason, boolean durable) {
         if (g != null) {
-            g.park(reason);
+            g.park(reason, durable);
             return;
         }
         Scheduler.platformWait(true);
@@ -160,12 +168,21 @@ public final class Waiter {
      * @return false if the deadline won (nobody else may wake this wait), true otherwise
      */
     public boolean park(String reason, long deadline) {
+        return park(reason, deadline, false);
+    }
+
+    /**
+     * {@link #park(String, long)}, saying whether the wait is durable for a synctest bubble (see
+     * {@link G#park(String, boolean)}). In a bubble's goroutine the deadline is on the bubble's
+     * clock ({@link io.gmp4j.runtime.spi.Clock#nanoTime()}) and a bubble timer ends the wait.
+     */
+    public boolean park(String reason, long deadline, boolean durable) {
         if (g != null) {
             // A runtime timer on the goroutine's own runtime: checkdead sees it as pending, and
             // its firing readies the goroutine like any other waker (Go: a select on a timer).
             RuntimeTimer t = g.sched.newTimer(this::timeout);
             t.reset(deadline);
-            g.park(reason);
+            g.park(reason, durable);
             boolean won = claim != TIMED_OUT;
             if (!t.stop() && won) {
                 reusable = false; // the callback fired and lost, or is running: keep it off the next wait

@@ -5,8 +5,6 @@ import io.gmp4j.chan.Chan;
 import io.gmp4j.examples.proxy.ConnRecord.Outcome;
 import io.gmp4j.net.Conn;
 import io.gmp4j.net.Io;
-import io.gmp4j.time.Time;
-import io.gmp4j.time.Timer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -35,9 +33,9 @@ import java.util.function.LongConsumer;
  * ({@link Outcome#SHUTDOWN}).
  *
  * <h2>Idle timeout across both directions</h2>
- * Every read stamps {@link #lastActivity}. A watchdog timer ({@link Time#afterFunc}) fires
- * after the idle timeout; if something moved since, it re-arms for the time that is left,
- * otherwise it closes both connections. Chosen over read deadlines because a deadline belongs
+ * Every read touches the {@link IdleWatchdog}, whose timer fires after the idle timeout; if
+ * something moved since, it re-arms for the time that is left, otherwise it closes both
+ * connections. Chosen over read deadlines because a deadline belongs
  * to one direction (a download's silent upload side would time out while bytes stream the
  * other way), needs a {@code setReadDeadline} per read to slide, and does not cover a write
  * parked on a peer that stopped reading; the watchdog covers all of it with one timer per idle
@@ -53,22 +51,15 @@ final class Session {
     private final InetSocketAddress clientAddress;
     private final Upstreams upstreams;
     private final Counters counters;
-    private final long idleNanos;
+    private final Duration idleTimeout;
     private final long startNanos = System.nanoTime();
 
     /** Set once by the session goroutine after its dial; read by {@link #abort} from any goroutine. */
     private volatile Conn upstream;
     /** The first ending wins; null while both directions run. */
     private final AtomicReference<Ending> ending = new AtomicReference<>();
-    /** {@link System#nanoTime} of the last read in either direction; the watchdog reads it. */
-    private volatile long lastActivity;
-    /**
-     * The idle watchdog's pending timer: each firing that finds activity arms a new one here. The
-     * session stops the latest after setting {@link #ending}; a firing stores its successor before
-     * reading {@code ending}. So one of the two sees the other's write, and no timer outlives
-     * the session by more than a no-op firing.
-     */
-    private volatile Timer idleTimer;
+    /** The idle timeout's watchdog, or null without one; stopped after {@link #ending} is set. */
+    private IdleWatchdog watchdog;
     /** Bytes copied client to upstream: written by the session goroutine only. */
     private long bytesUp;
     /** Bytes copied upstream to client: written by the down goroutine, read after it ended. */
@@ -80,7 +71,7 @@ final class Session {
         this.clientAddress = client.remoteAddress();
         this.upstreams = upstreams;
         this.counters = counters;
-        this.idleNanos = idleTimeout.toNanos();
+        this.idleTimeout = idleTimeout;
     }
 
     /** Serves the connection to its end; call once, from the connection's goroutine. */
@@ -111,9 +102,10 @@ final class Session {
 
     /** Copies both ways until both directions ended (or one failed, or the watchdog fired). */
     private void relay(Conn up) {
-        lastActivity = System.nanoTime();
-        if (idleNanos > 0) {
-            idleTimer = Time.afterFunc(Duration.ofNanos(idleNanos), this::checkIdle);
+        if (idleTimeout.toNanos() > 0) {
+            watchdog = new IdleWatchdog(idleTimeout, () -> abort(Outcome.IDLE,
+                    "no bytes either way for " + ProxyFlags.formatDuration(idleTimeout)));
+            watchdog.start();
         }
         Chan<Void> downDone = new Chan<>();
         Go.go(() -> {
@@ -126,9 +118,8 @@ final class Session {
         bytesUp = copy(client, up, counters.bytesUp, "client to upstream");
         downDone.recv();
         ending.compareAndSet(null, new Ending(Outcome.EOF, ""));
-        Timer t = idleTimer;
-        if (t != null) {
-            t.stop();
+        if (watchdog != null) {
+            watchdog.stop();
         }
     }
 
@@ -140,9 +131,12 @@ final class Session {
         // Go's io.Copy. Both connections share an event loop (the upstream is dialled next to
         // its client), so the loop forwards the bytes and calls progress per chunk.
         long[] copied = {0}; // bytes handed to `to`, also when the copy fails part-way
+        IdleWatchdog w = watchdog; // written before the down goroutine started: it sees it
         LongConsumer progress = n -> {
             copied[0] += n;
-            lastActivity = System.nanoTime();
+            if (w != null) {
+                w.touch();
+            }
             total.add(n);
         };
         try {
@@ -153,23 +147,6 @@ final class Session {
             abort(Outcome.ERROR, direction + ": " + e.getMessage());
         }
         return copied[0];
-    }
-
-    /** The watchdog, in a goroutine of its own: closes an idle session or re-arms for the time left. */
-    private void checkIdle() {
-        if (ending.get() != null) {
-            return;
-        }
-        long quiet = System.nanoTime() - lastActivity;
-        if (quiet >= idleNanos) {
-            abort(Outcome.IDLE, "no bytes either way for " + ProxyFlags.formatDuration(Duration.ofNanos(idleNanos)));
-            return;
-        }
-        Timer next = Time.afterFunc(Duration.ofNanos(idleNanos - quiet), this::checkIdle);
-        idleTimer = next;
-        if (ending.get() != null) {
-            next.stop(); // the session ended meanwhile and may have stopped our predecessor only
-        }
     }
 
     /**
