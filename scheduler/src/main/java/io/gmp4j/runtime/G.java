@@ -111,6 +111,7 @@ public final class G implements Thread.UncaughtExceptionHandler {
         // enough for "[chan receive, 2 minutes]" and spares a nanoTime call per park.
         waitReason = reason;
         waitSince = sched.coarseNanos;
+        io.gmp4j.runtime.events.GoroutineParkEvent parkEvent = SchedTrace.parkBegin(this);
         // The one atomic step of a park: publish WAITING, or find the permit ready() left.
         int s = (int) PARK_STATE.compareAndExchange(this, RUNNING, WAITING);
         if (s == RUNNING) {
@@ -127,6 +128,7 @@ public final class G implements Thread.UncaughtExceptionHandler {
                 thread.interrupt();
             }
         }
+        SchedTrace.parkEnd(parkEvent);
         // Consume the readiness. A release store suffices: ready() is idempotent while READIED,
         // and the next ready() meant for the next park is ordered after this store by whatever
         // lock published this goroutine as a waiter again.
