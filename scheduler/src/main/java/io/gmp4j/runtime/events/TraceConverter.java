@@ -92,8 +92,8 @@ public final class TraceConverter {
         }
         for (RecordedEvent e : events) {
             String type = e.getEventType().getName();
-            if (!type.startsWith("io.gmp4j.")) {
-                continue;
+            if (!type.startsWith("io.gmp4j.") || !e.hasField("runtime")) {
+                continue; // not the scheduler's, or its CarrierSync (which carries nothing)
             }
             String rt = e.getString("runtime");
             if (runtime != null && !runtime.equals(rt)) {
