@@ -239,4 +239,22 @@ class TraceConverterTest {
         assertTrue(e3.getMessage().contains("no such recording"), e3.getMessage());
     }
 
+
+    /** The empty CarrierSync events (no runtime field) are skipped, not taken for a runtime's. */
+    @Test
+    void carrierSyncEventsAreSkipped(@TempDir Path dir) throws Exception {
+        Path jfr = dir.resolve("sync.jfr");
+        try (Recording rec = new Recording(Settings.configuration(Settings.PROFILE))) {
+            rec.start();
+            CarrierSyncEvent.sync();
+            GoroutineRunEvent.start("by-hand", 7, 0, 0, false, null).finish();
+            CarrierSyncEvent.sync();
+            rec.stop();
+            rec.dump(jfr);
+        }
+        assertTrue(RecordingFile.readAllEvents(jfr).stream().anyMatch(e -> e.getEventType().getName().equals("io.gmp4j.CarrierSync")),
+                "a platform thread's sync is recorded");
+        TraceConverter.Summary s = TraceConverter.convert(jfr, dir.resolve("sync.json"), null);
+        assertEquals(new TraceConverter.Summary(1, 1, 0, 0), s);
+    }
 }
