@@ -131,6 +131,7 @@ public final class G implements Thread.UncaughtExceptionHandler {
         waitReason = reason;
         waitSince = sched.coarseNanos;
         ParkHooks.parking(this, reason);
+        io.gmp4j.runtime.events.GoroutineParkEvent parkEvent = SchedTrace.parkBegin(this);
         // The one atomic step of a park: publish WAITING, or find the permit ready() left.
         Bubble b = bubble;
         int s = b == null ? (int) PARK_STATE.compareAndExchange(this, RUNNING, WAITING) : b.parking(this, durable);
@@ -149,6 +150,7 @@ public final class G implements Thread.UncaughtExceptionHandler {
             }
         }
         ParkHooks.resumed(this);
+        SchedTrace.parkEnd(parkEvent);
         // Consume the readiness. A release store suffices: ready() is idempotent while READIED,
         // and the next ready() meant for the next park is ordered after this store by whatever
         // lock published this goroutine as a waiter again.

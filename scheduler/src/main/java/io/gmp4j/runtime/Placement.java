@@ -47,6 +47,7 @@ abstract sealed class Placement extends Workers implements Executor permits Sche
             // The batch is looked up on the calling goroutine, not on the M: see beginTurn.
             G self = Carrier.gOf(Thread.currentThread());
             if (self != null && self.turnBatch != null) {
+                SchedTrace.ready(this, task, io.gmp4j.runtime.events.GoroutineReadyEvent.POLL_BATCH);
                 self.turnBatch.add(task);
                 return;
             }
@@ -55,14 +56,17 @@ abstract sealed class Placement extends Workers implements Executor permits Sche
                 // that was unparked while parking, or gosched/preemption.
                 if (m.goschedGlobal) {
                     m.goschedGlobal = false;
+                    SchedTrace.ready(this, task, io.gmp4j.runtime.events.GoroutineReadyEvent.YIELD_GLOBAL);
                     globrunqputAndWake(task);
                     return;
                 }
                 P p = ownerEnter(m);
                 if (p == null) {
+                    SchedTrace.ready(this, task, io.gmp4j.runtime.events.GoroutineReadyEvent.YIELD_GLOBAL);
                     globrunqputAndWake(task);
                     return;
                 }
+                SchedTrace.ready(this, task, io.gmp4j.runtime.events.GoroutineReadyEvent.YIELD_LOCAL);
                 runqput(p, task, false);
                 ownerExit(m, p);
                 return;
@@ -71,6 +75,7 @@ abstract sealed class Placement extends Workers implements Executor permits Sche
             // that ready's unpark calling back on the same thread); null for every other ready.
             Object to = m.readyTo;
             if (to instanceof TaskBatch list) {
+                SchedTrace.ready(this, task, io.gmp4j.runtime.events.GoroutineReadyEvent.NETPOLL);
                 list.add(task); // a netpoll result: the M that asked runs it
                 return;
             }
@@ -78,6 +83,7 @@ abstract sealed class Placement extends Workers implements Executor permits Sche
             if (p != null) {
                 // Go's ready()/newproc: the woken goroutine runs next on this P.
                 if (to == null) {
+                    SchedTrace.ready(this, task, io.gmp4j.runtime.events.GoroutineReadyEvent.RUNNEXT);
                     runqput(p, task, true);
                     ownerExit(m, p);
                     wakep();
@@ -89,9 +95,11 @@ abstract sealed class Placement extends Workers implements Executor permits Sche
         }
         if (Thread.currentThread() == turnThread) {
             // The poller thread inside a turn: it injects the whole batch at the turn's end.
+            SchedTrace.ready(this, task, io.gmp4j.runtime.events.GoroutineReadyEvent.POLL_BATCH);
             turnThreadBatch.add(task);
             return;
         }
+        SchedTrace.ready(this, task, io.gmp4j.runtime.events.GoroutineReadyEvent.GLOBAL);
         globrunqputAndWake(task);
     }
 
@@ -117,6 +125,8 @@ abstract sealed class Placement extends Workers implements Executor permits Sche
 
     /** Puts {@code task} on {@code p}, which {@code m} entered, at {@code where}; leaves it. */
     private void land(M m, P p, Runnable task, Landing where) {
+        SchedTrace.ready(this, task, where == Landing.LOCAL_TAIL ? io.gmp4j.runtime.events.GoroutineReadyEvent.LOCAL
+                : io.gmp4j.runtime.events.GoroutineReadyEvent.RUNNEXT);
         boolean alone = p.runq.isEmpty();
         runqput(p, task, where != Landing.LOCAL_TAIL);
         ownerExit(m, p);
@@ -205,6 +215,7 @@ abstract sealed class Placement extends Workers implements Executor permits Sche
         // and injects the rest. Here the poller is a goroutine about to park, so the last one
         // readied goes to this P's runnext: no other M has to wake for it.
         M cur = Carrier.currentM();
+        SchedTrace.netpollBatchHere(this, turn.size(), io.gmp4j.runtime.events.NetpollBatchEvent.TURN);
         if (!turn.isEmpty() && cur != null && cur.sched == this) {
             P p = ownerEnter(cur);
             if (p != null) {
@@ -303,6 +314,7 @@ abstract sealed class Placement extends Workers implements Executor permits Sche
     /** Go's runqput, with runqputslow's overflow to the global queue. Owner only. */
     void runqput(P p, Runnable task, boolean next) {
         if (p.runq.put(task, next, overflowToGlobal, p.overflowScratch)) {
+            SchedTrace.overflow(this, p);
             p.overflows++;
         }
     }

@@ -48,11 +48,13 @@ abstract sealed class SchedLoop extends Placement permits Scheduler {
         p.tasksRun++;
         m.curTask = r;
         p.srStatus(P.pack(m.epoch, P.USER));
+        io.gmp4j.runtime.events.GoroutineRunEvent runEvent = SchedTrace.runBegin(this, m, p, r);
         try {
             r.run();
         } catch (Throwable t) {
             reportTaskFailure("task " + r, t);
         } finally {
+            SchedTrace.runEnd(runEvent);
             m.curTask = null;
             m.goschedGlobal = false;
         }
@@ -314,6 +316,7 @@ abstract sealed class SchedLoop extends Placement permits Scheduler {
         if (n == 0) {
             return false;
         }
+        SchedTrace.netpollBatch(this, p.id, n, io.gmp4j.runtime.events.NetpollBatchEvent.FIND_RUNNABLE);
         Runnable[] items = list.array();
         for (int i = 0; i < n; i++) {
             runqput(p, items[i], true);
@@ -389,6 +392,7 @@ abstract sealed class SchedLoop extends Placement permits Scheduler {
                     boolean running = stealTimersOrRunNextG && P.state(p2.status()) != P.IDLE;
                     Runnable r = p.runq.stealFrom(p2.runq, stealTimersOrRunNextG, running, p.stolenScratch);
                     if (r != null) {
+                        SchedTrace.steal(this, p, p2, p.stolenScratch[0]);
                         p.steals++;
                         p.stolenTasks += p.stolenScratch[0];
                         return r;

@@ -203,6 +203,7 @@ public final class Scheduler extends SchedLoop implements Executor, AutoCloseabl
         if (allgs != null) {
             allgs.add(m != null && m.sched == this ? m : null, g, liveCount);
         }
+        SchedTrace.create(this, m, g);
         try {
             container.start(t);
         } catch (RuntimeException e) {
@@ -236,6 +237,7 @@ public final class Scheduler extends SchedLoop implements Executor, AutoCloseabl
     }
 
     private void forget(G g) {
+        SchedTrace.end(this, g);
         if (allgs != null) {
             allgs.remove(g);
         }

@@ -50,6 +50,7 @@ final class Syscalls {
         if (mode != KEEP_P && p.casStatus(P.pack(e, P.SYSCALL), P.pack(e, P.IDLE))) {
             if (mode == HANDOFF) {
                 // Go's entersyscallblock: the call is known to block long; hand the P off now.
+                SchedTrace.handoff(s, p, io.gmp4j.runtime.events.HandoffEvent.SYSCALL_BLOCK);
                 s.handoffp(p);
             } else {
                 s.releaseIdle(p);
@@ -107,6 +108,7 @@ final class Syscalls {
         // this goroutine gets a P again (up to a busy P's 61st tick).
         G g = G.current();
         if (g != null && g.turnBatch != null) {
+            SchedTrace.netpollBatch(s, -1, g.turnBatch.size(), io.gmp4j.runtime.events.NetpollBatchEvent.SYSCALL_EXIT);
             s.injectglist(g.turnBatch);
         }
         m.goschedGlobal = true;

@@ -127,6 +127,7 @@ final class Sysmon extends Thread {
             } else if (st == P.USER && !sched.replayable() && now - pd.schedwhen >= FORCE_PREEMPT_NANOS) {
                 if (pd.preemptAt == 0) {
                     p.preempt = true;
+                    SchedTrace.preempt(sched, p, now - pd.schedwhen);
                     pd.preemptAt = now;
                     sched.preemptRequests.increment();
                 } else if (preemptHandoff && now - pd.preemptAt >= HANDOFF_AFTER_PREEMPT_NANOS
@@ -137,6 +138,7 @@ final class Sysmon extends Thread {
                         p.m = null;
                         pd.preemptAt = 0;
                         pd.schedwhen = now;
+                        SchedTrace.handoff(sched, p, io.gmp4j.runtime.events.HandoffEvent.STUCK);
                         sched.handoffp(p);
                         n++;
                     }
@@ -159,6 +161,7 @@ final class Sysmon extends Thread {
                 }
                 if (p.casStatus(s, P.pack(P.epoch(s), P.IDLE))) {
                     p.m = null;
+                    SchedTrace.handoff(sched, p, io.gmp4j.runtime.events.HandoffEvent.SYSCALL);
                     sched.handoffp(p);
                     n++;
                 }
