@@ -31,7 +31,8 @@ final class Inbox<T> {
 
     /**
      * @param capacity items held before the stream is paused, at least 1
-     * @param pause    pauses the stream; run by the producer on its event loop
+     * @param pause    pauses the stream; run by the producer on its event loop (never run for
+     *                 a producer that uses {@link #tryOffer} only)
      * @param resume   resumes the stream; run by a reader, so it must hop to the stream's context
      */
     Inbox(int capacity, Runnable pause, Runnable resume) {
@@ -68,6 +69,31 @@ final class Inbox<T> {
         if (w != null) {
             w.wake();
         }
+    }
+
+    /**
+     * Producer of a stream that cannot be paused: adds one item unless the inbox holds
+     * {@code capacity} items already or ended (then nothing changes).
+     *
+     * @return false when the item was refused (full, or ended)
+     */
+    boolean tryOffer(T item) {
+        Waiter w;
+        synchronized (this) {
+            if (ended || items.size() >= capacity) {
+                return false;
+            }
+            items.add(item);
+            if (items.size() > highWater) {
+                highWater = items.size();
+            }
+            w = reader;
+            reader = null;
+        }
+        if (w != null) {
+            w.wake();
+        }
+        return true;
     }
 
     /** Producer: nothing more comes; the reader gets what is held, then null. Idempotent. */
