@@ -100,6 +100,7 @@ public final class GoRequest {
         try {
             body.accept(this);
         } catch (Throwable t) {
+            discardRest();
             Handlers.report(context, "the handler of " + request.method() + " " + request.uri(), t);
             try {
                 if (!response.headWritten() && !response.ended()) {
@@ -112,12 +113,26 @@ public final class GoRequest {
             }
             return;
         }
+        discardRest();
         if (!response.ended() && !response.closed()) {
             try {
                 response.end();
             } catch (IllegalStateException gone) {
                 // closed by the client meanwhile: nothing to end
             }
+        }
+    }
+
+    /**
+     * The handler is done with a body it did not read to its end: Vert.x reads and drops the
+     * rest (a paused request would hold the connection), as Go's net/http discards it.
+     */
+    private void discardRest() {
+        if (!inbox.ended()) {
+            context.runOnContext(v -> {
+                request.handler(b -> { });
+                request.resume();
+            });
         }
     }
 
