@@ -130,8 +130,10 @@ public final class GoRequest {
     private void discardRest() {
         if (!inbox.ended()) {
             context.runOnContext(v -> {
-                request.handler(b -> { });
-                request.resume();
+                if (!request.isEnded()) { // on the loop: the end may have come since the check
+                    request.handler(b -> { });
+                    request.resume();
+                }
             });
         }
     }

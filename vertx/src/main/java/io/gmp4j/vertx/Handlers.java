@@ -4,7 +4,6 @@ import io.gmp4j.GoRuntime;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
-import java.util.Objects;
 
 /**
  * What the goroutine handlers share: the context check, and the report of a handler that threw
@@ -50,9 +49,5 @@ final class Handlers {
             throw new IllegalArgumentException("inbox must be at least 1 message: " + inbox);
         }
         return inbox;
-    }
-
-    static <T> T nonNull(T v, String name) {
-        return Objects.requireNonNull(v, name);
     }
 }
