@@ -81,11 +81,7 @@ public final class GoWebSocket {
     private GoWebSocket(WebSocketBase ws, Context context, int inboxSize) {
         this.ws = ws;
         this.context = context;
-        this.inbox = new Inbox<>(inboxSize, ws::pause, () -> context.runOnContext(v -> {
-            if (!closed) {
-                ws.resume();
-            }
-        }));
+        this.inbox = new Inbox<>(inboxSize, ws::pause, () -> context.runOnContext(v -> ws.resume()));
         ws.textMessageHandler(s -> inbox.offer(new Message(true, Buffer.buffer(s))));
         ws.binaryMessageHandler(b -> inbox.offer(new Message(false, b)));
         ws.drainHandler(v -> gate.drained());
@@ -93,10 +89,22 @@ public final class GoWebSocket {
             // A failed frame or a protocol error: Vert.x closes the socket itself where it must,
             // and the close handler below ends the reader and the writer.
         });
+        // The end of the messages is the close frame's place among them (the end handler runs
+        // after every message before it). The close handler runs when the connection closes,
+        // possibly while the paused socket still holds messages: those are delivered first (the
+        // socket is resumed, and the inbox no longer pauses it), then the inbox ends, also for
+        // a connection lost without a close frame.
+        ws.endHandler(v -> inbox.end());
         ws.closeHandler(v -> {
             closed = true;
-            inbox.end();
             gate.close();
+            inbox.stopPausing();
+            try {
+                ws.resume();
+            } catch (RuntimeException gone) {
+                // nothing held: the end below follows at once
+            }
+            context.runOnContext(x -> inbox.end());
         });
     }
 
@@ -137,7 +145,7 @@ public final class GoWebSocket {
      * Wraps a WebSocket that is not yet read (a server socket in its handler, a client socket
      * in the callback of its connect), with an inbox of {@code inbox} messages. Call it on the
      * socket's context before the callback returns, so that no message arrives unhandled; it
-     * takes over the socket's message, drain, exception and close handlers.
+     * takes over the socket's message, drain, exception, end and close handlers.
      *
      * @param ws    the socket
      * @param inbox the messages held for the reader before the socket is paused, at least 1
@@ -234,10 +242,11 @@ public final class GoWebSocket {
     }
 
     /**
-     * Sends one text message; parks while Vert.x's write queue for the socket is full.
+     * Sends one text message: hands it to Vert.x, then parks while Vert.x's write queue for the
+     * socket is full (until the drain, or the close: the next write then throws).
      *
      * @param text the message
-     * @throws WebSocketClosedException when the socket is closed, or closes while the write waits
+     * @throws WebSocketClosedException when the socket is closed (the message is not sent)
      * @throws IllegalStateException    on a Vert.x event loop
      */
     public void writeText(String text) {
@@ -253,10 +262,11 @@ public final class GoWebSocket {
     }
 
     /**
-     * Sends one binary message; parks while Vert.x's write queue for the socket is full.
+     * Sends one binary message: hands it to Vert.x, then parks while Vert.x's write queue for
+     * the socket is full (until the drain, or the close: the next write then throws).
      *
      * @param data the message
-     * @throws WebSocketClosedException when the socket is closed, or closes while the write waits
+     * @throws WebSocketClosedException when the socket is closed (the message is not sent)
      * @throws IllegalStateException    on a Vert.x event loop
      */
     public void writeBinary(Buffer data) {
@@ -275,9 +285,9 @@ public final class GoWebSocket {
         if (f.failed()) { // a socket already closed fails the write at once
             throw closed("write", f.cause());
         }
-        if (!gate.awaitWritable(this::writeQueueFull, WRITE_REASON)) {
-            throw closed("write", null);
-        }
+        // The message is Vert.x's now. A close while the writer waits for the drain ends the
+        // wait: the next write reports it.
+        gate.awaitWritable(this::writeQueueFull, WRITE_REASON);
     }
 
     /** The socket's writeQueueFull, false once it closed (the gate then reports the close). */
@@ -340,7 +350,7 @@ public final class GoWebSocket {
 
     /**
      * The Vert.x socket underneath, for what this class does not wrap (headers, path, addresses).
-     * Its message, drain, exception and close handlers belong to this object.
+     * Its message, drain, exception, end and close handlers belong to this object.
      */
     public WebSocketBase socket() {
         return ws;

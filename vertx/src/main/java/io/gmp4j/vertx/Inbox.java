@@ -24,6 +24,8 @@ final class Inbox<T> {
     private final Runnable resume;
     private final ArrayDeque<T> items;
     private boolean paused;
+    /** Set when the stream closed: what it still holds is bounded, so it is taken without pausing. */
+    private boolean unbounded;
     private boolean ended;
     private Waiter reader;
     private int highWater;
@@ -52,10 +54,10 @@ final class Inbox<T> {
         boolean doPause = false;
         synchronized (this) {
             items.add(item);
-            if (items.size() > highWater) {
+            if (items.size() > highWater && !unbounded) {
                 highWater = items.size();
             }
-            if (!paused && items.size() >= capacity) {
+            if (!paused && !unbounded && items.size() >= capacity) {
                 paused = true;
                 pauses++;
                 doPause = true;
@@ -94,6 +96,16 @@ final class Inbox<T> {
             w.wake();
         }
         return true;
+    }
+
+    /**
+     * Producer: the stream closed and will deliver only what it holds already (a bounded
+     * amount), so the inbox pauses it no more. The caller resumes the stream, to have that
+     * delivered before the end.
+     */
+    synchronized void stopPausing() {
+        unbounded = true;
+        paused = false;
     }
 
     /** Producer: nothing more comes; the reader gets what is held, then null. Idempotent. */
@@ -152,7 +164,7 @@ final class Inbox<T> {
         return items.size();
     }
 
-    /** The most items held at once so far. */
+    /** The most items held at once while the stream was open (it could be paused). */
     synchronized int highWater() {
         return highWater;
     }

@@ -157,6 +157,7 @@ class GoWebSocketTest {
         AtomicReference<Thread> writer = new AtomicReference<>();
         AtomicReference<GoWebSocket> serverWs = new AtomicReference<>();
         CountDownLatch serverDone = new CountDownLatch(1);
+        CountDownLatch allWritten = new CountDownLatch(1);
         int port = listen(ws -> {
             writer.set(Thread.currentThread());
             serverWs.set(ws);
@@ -167,6 +168,7 @@ class GoWebSocketTest {
                     ws.writeBinary(message(i));
                     sent.incrementAndGet();
                 }
+                allWritten.countDown(); // the last drain woke it: no close came to its rescue
                 assertNull(ws.read()); // the client closes when it has all
             } finally {
                 serverDone.countDown();
@@ -197,6 +199,7 @@ class GoWebSocketTest {
         VertxTestSupport.join(vertx.getOrCreateContext().<Void>executeBlocking(() -> null)); // a loop turn goes by
         cws.resume();
         TestSupport.await(all, () -> "received " + received.get() + " of " + total);
+        TestSupport.await(allWritten, () -> "the writer was not woken after the client read everything: " + rt.dump());
         VertxTestSupport.join(cws.close());
         TestSupport.await(serverDone, () -> "server goroutine did not end: " + rt.dump());
         assertEquals(total, sent.get());
