@@ -99,11 +99,11 @@ public final class JfrOverhead {
         for (int p : procs) {
             for (int r = 0; r < rounds; r++) {
                 for (String v : order(r)) {
-                    List<String> cmd = BenchMain.childJvm(java, jvmFlags, "gmp4j", p, variants.get(v));
+                    List<String> cmd = ChildRunner.childJvm(java, jvmFlags, "gmp4j", p, variants.get(v));
                     cmd.addAll(List.of("-Dgmp4j.bench.timeout=600", "-Dgmp4j.bench.minWarmupMs=2000",
                             "-Dgmp4j.bench.minMeasureMs=1000", "-cp", cp, BenchChild.class.getName(),
                             "pingpong", "gmp4j", Integer.toString(p), "3+5"));
-                    for (BenchMain.Result res : runChild(cmd)) {
+                    for (ChildRunner.Result res : runChild(cmd)) {
                         add(figures, units, res, v, r);
                     }
                 }
@@ -125,11 +125,11 @@ public final class JfrOverhead {
                     cmd.addAll(BenchMain.CLIENT_JVM_FLAGS);
                     cmd.add("-Dgmp4j.bench.timeout=600");
                     cmd.addAll(List.of("-cp", cp, LoadClient.class.getName(), "echo-turns-c16", String.join(",", names),
-                            Integer.toString(p), BenchMain.NET_WARMUP_WINDOWS + "+5",
+                            Integer.toString(p), BenchOptions.NET_WARMUP_WINDOWS + "+5",
                             String.join(",", servers.stream().map(c -> Integer.toString(c.port())).toList()),
                             "--window-ms", "1000", "--loops", "2", "--server-pid",
                             String.join(",", servers.stream().map(c -> Long.toString(c.cpuPid())).toList())));
-                    for (BenchMain.Result res : runChild(cmd)) {
+                    for (ChildRunner.Result res : runChild(cmd)) {
                         add(figures, units, res, res.impl(), r);
                     }
                 } finally {
@@ -184,7 +184,7 @@ public final class JfrOverhead {
     }
 
     private static void add(Map<String, Map<String, List<Double>>> figures, Map<String, String> units,
-                            BenchMain.Result res, String variant, int round) {
+                            ChildRunner.Result res, String variant, int round) {
         String key = res.bench() + " p" + res.procs();
         figures.computeIfAbsent(key, k -> new TreeMap<>()).computeIfAbsent(variant, k -> new ArrayList<>()).add(res.value());
         units.put(key, res.unit());
@@ -192,15 +192,15 @@ public final class JfrOverhead {
     }
 
     /** Runs a child to its end; its stderr goes to ours, its result lines come back. */
-    private List<BenchMain.Result> runChild(List<String> cmd) throws IOException, InterruptedException {
+    private List<ChildRunner.Result> runChild(List<String> cmd) throws IOException, InterruptedException {
         System.err.println("JfrOverhead: " + String.join(" ", cmd));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).directory(dir.toFile()).start();
         p.getOutputStream().close();
-        List<BenchMain.Result> out = new ArrayList<>();
+        List<ChildRunner.Result> out = new ArrayList<>();
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line; (line = r.readLine()) != null; ) {
                 if (line.startsWith(BenchChild.RESULT_PREFIX)) {
-                    out.add(BenchMain.parseResult(line));
+                    out.add(ChildRunner.parseResult(line));
                 }
             }
         }
