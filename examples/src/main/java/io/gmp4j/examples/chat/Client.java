@@ -3,25 +3,29 @@ package io.gmp4j.examples.chat;
 import io.gmp4j.actor.ActorRef;
 import io.gmp4j.chan.Chan;
 import io.gmp4j.chan.Recv;
-import io.gmp4j.net.Conn;
+import io.gmp4j.chan.Select;
+import io.gmp4j.net.DeadlineExceededException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * One chat connection as the hub sees it, and its writer: the goroutine that writes what the
- * hub queues for it. {@code nick}, {@code room}, {@code gone} and the other plain fields belong
- * to the hub goroutine; the writer touches only {@link #out}, {@link #wantsRoom},
- * {@link #halfClose} and {@link #conn}.
+ * One chat connection as the hub sees it, TCP or WebSocket alike ({@link Link}), and its two
+ * goroutines: the writer ({@link #writeLoop}), which writes what the hub queues for it, and the
+ * reader ({@link #readLoop}), which posts what it reads to the hub and never writes.
+ * {@code nick}, {@code room}, {@code gone} and the other plain fields belong to the hub
+ * goroutine; the writer touches only {@link #out}, {@link #wantsRoom}, {@link #halfClose} and
+ * {@link #link}'s write side, the reader only its read side.
  */
 final class Client {
     /** The most bytes the writer puts in one socket write. */
     static final int MAX_BATCH = 64 * 1024;
 
-    final Conn conn;
+    final Link link;
     /** Lines waiting for the writer, each already encoded: UTF-8 with its '\n' ({@link #wire}). */
     final Chan<byte[]> out;
     String nick;
@@ -47,8 +51,8 @@ final class Client {
     /** The actor that holds {@link #nick}'s cluster-wide name; stopping it frees the name. */
     ActorRef<?> nickToken;
 
-    Client(Conn conn, int queue) {
-        this.conn = conn;
+    Client(Link link, int queue) {
+        this.link = link;
         this.out = new Chan<>(queue);
     }
 
@@ -98,16 +102,46 @@ final class Client {
                 if (wantsRoom.get() && wantsRoom.compareAndSet(true, false)) {
                     roomAgain.run();
                 }
-                conn.write(buf, 0, n);
+                link.write(buf, 0, n);
                 writes.increment();
             }
             if (halfClose) {
-                conn.closeWrite();
+                link.closeWrite();
             } else {
-                conn.close();
+                link.close();
             }
         } catch (IOException e) {
-            conn.close();
+            link.close();
+        }
+    }
+
+    /**
+     * The reader: reads lines (the read deadline as the idle timeout) and posts each to
+     * {@code hub} until the end of the stream, an error, the idle timeout or the hub stopping.
+     */
+    void readLoop(Hub hub, ChatConfig cfg) {
+        Select s = new Select();
+        boolean idleLimit = !cfg.idle().isZero() && !cfg.idle().isNegative();
+        while (true) {
+            if (idleLimit) {
+                link.setReadDeadline(Instant.now().plus(cfg.idle()));
+            }
+            String line;
+            try {
+                line = link.readLine();
+            } catch (DeadlineExceededException e) {
+                hub.post(s, new Hub.Left(this, true));
+                return;
+            } catch (IOException e) {
+                line = null; // reset, closed by the server: the same as end of stream
+            }
+            if (line == null) {
+                hub.post(s, new Hub.Left(this, false));
+                return;
+            }
+            if (!hub.post(s, line == LineIn.TOO_LONG ? new Hub.TooLong(this) : new Hub.Line(this, line))) {
+                return;
+            }
         }
     }
 
@@ -122,6 +156,6 @@ final class Client {
 
     @Override
     public String toString() {
-        return nick != null ? nick : String.valueOf(conn.remoteAddress());
+        return nick != null ? nick : link.peer();
     }
 }
