@@ -108,7 +108,7 @@ final class Client {
             if (halfClose) {
                 link.closeWrite();
             } else {
-                link.close();
+                link.end();
             }
         } catch (IOException e) {
             link.close();

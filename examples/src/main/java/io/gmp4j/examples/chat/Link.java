@@ -31,10 +31,20 @@ interface Link {
      */
     void write(byte[] b, int off, int len) throws IOException;
 
-    /** After the last {@link #write}: the peer sees the end (a FIN, a WebSocket close) once it read the rest. */
+    /**
+     * After the last {@link #write}, at shutdown: the peer sees the end (a FIN, a WebSocket
+     * close frame) after what was written, and the connection ends once the peer closes too (or
+     * the hub {@link #close}s it after the grace period).
+     */
     void closeWrite() throws IOException;
 
-    /** Closes both ways at once; a read or write parked on it fails. Idempotent. */
+    /** After the last {@link #write}: closes once what was written is on its way (nothing is cut off). */
+    void end();
+
+    /**
+     * Closes both ways at once, whatever is still queued (a client too slow, the grace period
+     * over); a read or write parked on it fails. Idempotent.
+     */
     void close();
 
     /** The peer's address, for logs. */

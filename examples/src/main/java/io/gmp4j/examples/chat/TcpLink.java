@@ -34,6 +34,12 @@ final class TcpLink implements Link {
         conn.closeWrite();
     }
 
+    /** A TCP close sends what was written before the FIN. */
+    @Override
+    public void end() {
+        conn.close();
+    }
+
     @Override
     public void close() {
         conn.close();

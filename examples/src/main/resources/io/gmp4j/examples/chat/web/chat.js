@@ -106,15 +106,20 @@
       $("chat").hidden = false;
       setStatus("connected as " + me, true);
       $("line").focus();
-      if (wantRoom && wantRoom !== m[2]) {
-        send("/join " + wantRoom);
+      if (wantRoom !== null && wantRoom !== m[2]) {
+        send("/join " + wantRoom); // the room of the join form, once in the lobby
+      } else {
+        wantRoom = null;
       }
     } else if ((m = /^\*\*\* (\S+) joined (\S+)$/.exec(line))) {
       if (m[1] === me) {
         room = m[2];
         $("here").textContent = room;
         people.clear();
-        send("/who");
+        if (wantRoom === null || wantRoom === room) {
+          wantRoom = null;
+          send("/who"); // who is here (not on the way through the lobby to the room asked for)
+        }
       } else {
         people.add(m[1]);
       }
