@@ -26,8 +26,8 @@ final class Client {
     static final int MAX_BATCH = 64 * 1024;
 
     final Link link;
-    /** Lines waiting for the writer, each already encoded: UTF-8 with its '\n' ({@link #wire}). */
-    final Chan<byte[]> out;
+    /** Lines waiting for the writer ({@link #wire}). */
+    final Chan<Wire> out;
     String nick;
     String room;
     boolean gone;
@@ -57,37 +57,49 @@ final class Client {
     }
 
     /**
-     * A line as it goes on the wire: UTF-8 and a '\n'. A broadcast encodes its line once and
-     * every member's writer copies the same bytes: the encoding is not repeated per receiver.
+     * A line as the writers take it: its text (a WebSocket writes it as one text frame) and its
+     * bytes on a TCP connection (UTF-8 and a '\n'). A broadcast makes one for its line and every
+     * member's writer takes the same one: the encoding is not repeated per receiver.
+     *
+     * @param text  the line
+     * @param bytes the line in UTF-8 with its '\n'
      */
-    static byte[] wire(String line) {
-        return (line + '\n').getBytes(StandardCharsets.UTF_8);
+    record Wire(String text, byte[] bytes) {
+    }
+
+    /** {@code line} as the writers take it. */
+    static Wire wire(String line) {
+        return new Wire(line, (line + '\n').getBytes(StandardCharsets.UTF_8));
     }
 
     /**
      * The writer: takes whatever is queued (up to {@link #MAX_BATCH} bytes), writes it as one
      * batch and waits again only when the channel is empty, until the hub closes the channel;
-     * then closes the connection (or, at shutdown, only its write side, so the goodbye is
-     * followed by a FIN). {@code roomAgain} runs when lines were dropped for this client and
-     * its writer has taken lines off the channel since.
+     * then ends the connection (or, at shutdown, only its write side, so the goodbye is
+     * followed by a FIN or a close frame). {@code roomAgain} runs when lines were dropped for
+     * this client and its writer has taken lines off the channel since.
      */
     void writeLoop(LongAdder writes, Runnable roomAgain) {
-        byte[] buf = new byte[4096];
+        Wire[] batch = new Wire[64];
         try {
             boolean open = true;
             while (open) {
-                byte[] line = out.recv();
+                Wire line = out.recv();
                 if (line == null) {
                     break;
                 }
                 int n = 0;
+                int bytes = 0;
                 while (true) {
-                    buf = append(buf, n, line);
-                    n += line.length;
-                    if (n >= MAX_BATCH) {
+                    if (n == batch.length) {
+                        batch = Arrays.copyOf(batch, n * 2);
+                    }
+                    batch[n++] = line;
+                    bytes += line.bytes().length;
+                    if (bytes >= MAX_BATCH) {
                         break;
                     }
-                    Recv<byte[]> r = out.tryRecv();
+                    Recv<Wire> r = out.tryRecv();
                     if (r == null) {
                         break; // the channel is empty: write (and flush) the batch
                     }
@@ -102,7 +114,8 @@ final class Client {
                 if (wantsRoom.get() && wantsRoom.compareAndSet(true, false)) {
                     roomAgain.run();
                 }
-                link.write(buf, 0, n);
+                link.write(batch, n);
+                Arrays.fill(batch, 0, n, null);
                 writes.increment();
             }
             if (halfClose) {
@@ -143,15 +156,6 @@ final class Client {
                 return;
             }
         }
-    }
-
-    /** Appends {@code line} (already on-the-wire bytes) at {@code n}, growing {@code buf} as needed. */
-    private static byte[] append(byte[] buf, int n, byte[] line) {
-        if (n + line.length > buf.length) {
-            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, n + line.length));
-        }
-        System.arraycopy(line, 0, buf, n, line.length);
-        return buf;
     }
 
     @Override

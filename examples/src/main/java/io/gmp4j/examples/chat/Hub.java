@@ -438,8 +438,8 @@ final class Hub {
         send(c, Client.wire(line));
     }
 
-    /** {@link #send(Client, String)} of a line already encoded by {@link Client#wire}. */
-    private void send(Client c, byte[] line) {
+    /** {@link #send(Client, String)} of a line already made by {@link Client#wire}. */
+    private void send(Client c, Client.Wire line) {
         if (c.gone) {
             return;
         }
@@ -499,7 +499,7 @@ final class Hub {
         if (members == null) {
             return;
         }
-        byte[] w = Client.wire(line);
+        Client.Wire w = Client.wire(line);
         for (Client m : members) {
             send(m, w);
         }

@@ -25,11 +25,11 @@ interface Link {
     void setReadDeadline(Instant t);
 
     /**
-     * Writes {@code b[off, off+len)}: whole lines, each UTF-8 with its {@code '\n'}, as one batch;
-     * returns once the peer's pipe took it (the writer parks while the peer is slow: that is
-     * what fills the client's queue).
+     * Writes {@code lines[0, n)} as one batch (one socket write on TCP, one text frame per line
+     * on a WebSocket); returns once the peer's pipe took them (the writer parks while the peer
+     * is slow: that is what fills the client's queue).
      */
-    void write(byte[] b, int off, int len) throws IOException;
+    void write(Client.Wire[] lines, int n) throws IOException;
 
     /**
      * After the last {@link #write}, at shutdown: the peer sees the end (a FIN, a WebSocket
