@@ -124,6 +124,16 @@ final class ChatBrowser implements AutoCloseable {
         return (List<String>) js("return [...document.querySelectorAll('#people li')].map(li => li.textContent);");
     }
 
+    /** Whether the join form is shown (it is, until the server said hello). */
+    boolean joinFormShown() {
+        return driver.findElement(By.id("join")).isDisplayed();
+    }
+
+    /** Whether the chat (messages, input, people) is shown. */
+    boolean chatShown() {
+        return driver.findElement(By.id("chat")).isDisplayed();
+    }
+
     /** The status badge's text. */
     String status() {
         return driver.findElement(By.id("status")).getText();

@@ -89,6 +89,7 @@ class ChatBrowserTest {
             bob.await("*** in den: alice bob");
             alice.await("*** bob joined den");
             assertEquals("connected as alice", alice.status());
+            assertTrue(alice.chatShown() && !alice.joinFormShown(), "alice's page shows the chat, not the join form");
 
             try (ChatClient carol = ChatClient.login(tcp, "carol")) {
                 carol.send("/join den");
