@@ -93,6 +93,60 @@ class ChatWebSocketTest {
         }
     }
 
+    /**
+     * A TCP and a WebSocket sender flood the lobby; a WebSocket and a TCP receiver each get
+     * every line of both, once, in each sender's order, and nothing else.
+     */
+    @Test
+    void everyLineReachesWebSocketAndTcpReceiversOnceInOrder() throws Exception {
+        int n = TestSupport.stress(20_000, 4_000);
+        start(ChatConfig.defaults().withQueue(4 * n)); // deep queues: no receiver counts as slow here
+        try (ChatClient a = ChatClient.login(tcp, "a"); WsChatClient s = WsChatClient.login(web, "s");
+             WsChatClient r = WsChatClient.login(web, "r"); ChatClient t = ChatClient.login(tcp, "t")) {
+            r.await("*** t joined lobby"::equals); // everyone is in: t's login saw its own join
+            Thread tcpSender = Thread.ofPlatform().start(() -> {
+                try {
+                    for (int k = 0; k < n; k++) {
+                        a.send(Integer.toString(k));
+                    }
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            for (int k = 0; k < n; k++) {
+                s.send(Integer.toString(k));
+            }
+            tcpSender.join(TimeUnit.SECONDS.toMillis(TestSupport.TIMEOUT_S));
+            assertFalse(tcpSender.isAlive(), "the TCP sender finished");
+            int[] fromWs = new int[2];
+            for (int got = 0; got < 2 * n; got++) {
+                String l = r.readLine();
+                assertTrue(l != null, "the WebSocket receiver was closed after " + got + " lines");
+                count(l, fromWs);
+            }
+            int[] fromTcp = new int[2];
+            for (int got = 0; got < 2 * n; got++) {
+                String l = t.readLine();
+                assertTrue(l != null, "the TCP receiver was closed after " + got + " lines");
+                count(l, fromTcp);
+            }
+            assertEquals(List.of(n, n), List.of(fromWs[0], fromWs[1]), "the WebSocket receiver got every line");
+            assertEquals(List.of(n, n), List.of(fromTcp[0], fromTcp[1]), "the TCP receiver got every line");
+            r.send("/rooms"); // nothing was queued for it after the lines counted: this answer comes next
+            assertEquals("*** rooms: lobby (4)", r.readLine());
+            t.send("/rooms");
+            assertEquals("*** rooms: lobby (4)", t.readLine());
+        }
+    }
+
+    /** Counts {@code [lobby] a: k} into {@code next[0]} and {@code [lobby] s: k} into {@code next[1]}, in order. */
+    private static void count(String l, int[] next) {
+        int who = l.startsWith("[lobby] a: ") ? 0 : l.startsWith("[lobby] s: ") ? 1 : -1;
+        assertTrue(who >= 0, "not a flood line: " + l);
+        assertEquals(next[who], Integer.parseInt(l.substring(11)), "sender " + (who == 0 ? "a" : "s") + "'s order");
+        next[who]++;
+    }
+
     @Test
     void overLongLinesAreRefusedAndControlCharactersCleaned() throws Exception {
         start(ChatConfig.defaults().withMaxLine(64));
