@@ -187,14 +187,15 @@ public final class ChatDemo {
             if (web == null || o.httpPortGiven() || !webFailed(e)) {
                 throw new IOException(webFailed(e) ? "cannot serve the page: " + e.getMessage()
                         + " (try --http-port <another>, or 0 for no page)"
+                        : e.getMessage().startsWith("join the chat cluster") ? e.getMessage()
                         : "cannot listen on " + tcp + ": " + e.getMessage() + " (try --port <another>)", e);
             }
             System.out.println("chat: port " + o.httpPort() + " is taken; the page goes to a free port (--http-port sets one)");
             try {
                 return ChatServer.start(rt, tcp, "127.0.0.1:0", o.cfg(), bridge);
             } catch (IOException again) {
-                throw new IOException("cannot listen: " + again.getMessage()
-                        + " (try --port <another>, or --http-port 0 for no page)", again);
+                throw new IOException(webFailed(again) ? "cannot serve the page: " + again.getMessage()
+                        + " (try --http-port <another>, or 0 for no page)" : again.getMessage(), again);
             }
         }
     }

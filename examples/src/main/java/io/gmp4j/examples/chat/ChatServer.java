@@ -145,25 +145,31 @@ public final class ChatServer implements AutoCloseable {
             throw new IOException("listen " + address, e);
         }
         Hub hub = new Hub(rt, cfg, cluster);
-        if (cluster != null) {
-            try {
-                cluster.attach(hub, rt);
-            } catch (RuntimeException e) {
-                listener.close();
-                throw new IOException("join the chat cluster: " + e.getMessage(), e);
-            }
-        }
-        rt.go(hub::run);
+        // The web side before the cluster: a taken web port must fail before this node has
+        // joined (a caller may then try another port with the same bridge). Its WebSockets
+        // post to the hub, which reads them once it runs.
         ChatWeb web = null;
         if (webAddress != null) {
             try {
                 web = ChatWeb.start(rt, hub, cfg, webAddress);
             } catch (IOException | RuntimeException e) {
                 listener.close();
-                hub.quit.close();
                 throw e;
             }
         }
+        if (cluster != null) {
+            try {
+                cluster.attach(hub, rt);
+            } catch (RuntimeException e) {
+                listener.close();
+                hub.quit.close(); // a WebSocket that came in meanwhile is refused
+                if (web != null) {
+                    web.close();
+                }
+                throw new IOException("join the chat cluster: " + e.getMessage(), e);
+            }
+        }
+        rt.go(hub::run);
         rt.go(new Acceptor(hub, rt, listener, cfg, hub.quit)::acceptLoop);
         return new ChatServer(cfg, listener, hub, web);
     }
