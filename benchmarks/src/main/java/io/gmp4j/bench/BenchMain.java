@@ -39,7 +39,7 @@ import java.util.stream.Collectors;
  * {@code threadring} (see {@link ChanBodies}; jdk has no select, jox runs only these), and the
  * Savina actor benchmarks {@code savina-*} (see {@link SavinaBodies}; gmp4j, pekko and jdk
  * only; pekko runs only these), and the network benchmarks {@code echo-c1}, {@code echo-c16},
- * {@code echo-c256}, {@code bulk}, {@code chat-fanout}, {@code proxy-rps-c16}, {@code proxy-rps-c256}
+ * {@code echo-c256}, {@code bulk}, {@code chat-fanout}, {@code chat-ws-fanout} (gmp4j and vertx), {@code proxy-rps-c16}, {@code proxy-rps-c256}
  * and {@code proxy-bulk}, and {@code echo-turns-c16} and {@code echo-turns-c256} (the echo load
  * with every impl's server running at once, loaded in turns window by window, one load client
  * for them all) (see {@link io.gmp4j.bench.net.NetBench}: gmp4j, netty, jdk, vertx and
@@ -68,7 +68,7 @@ public final class BenchMain {
             "pingpong", "buffered-1p1c", "buffered-4p4c", "select", "sieve", "threadring",
             "savina-pingpong", "savina-counting", "savina-threadring", "savina-fj-throughput",
             "savina-fj-creation", "savina-big", "savina-chameneos",
-            "echo-c1", "echo-c16", "echo-c256", "bulk", "chat-fanout",
+            "echo-c1", "echo-c16", "echo-c256", "bulk", "chat-fanout", "chat-ws-fanout",
             "proxy-rps-c16", "proxy-rps-c256", "proxy-bulk", "echo-turns-c16", "echo-turns-c256",
             "remote-pingpong", "remote-throughput-1", "remote-throughput-10", "remote-kill-detect",
             "hog", "agent-cost");

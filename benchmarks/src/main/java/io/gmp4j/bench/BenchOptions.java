@@ -100,6 +100,7 @@ final class BenchOptions {
                             savina-pingpong savina-counting savina-threadring savina-fj-throughput
                             savina-fj-creation savina-big savina-chameneos
                             echo-c1 echo-c16 echo-c256 bulk chat-fanout proxy-rps-c16 proxy-rps-c256 proxy-bulk
+                            chat-ws-fanout (the chat room over WebSockets; gmp4j and vertx only)
                             echo-turns-c16 echo-turns-c256 (every echo server at once, loaded in turns)
                             remote-pingpong remote-throughput-1 remote-throughput-10 remote-kill-detect
                             (two JVMs on loopback; gmp4j and pekko only; once, at the largest --procs)

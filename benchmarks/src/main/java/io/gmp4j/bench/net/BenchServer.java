@@ -13,6 +13,8 @@ public interface BenchServer extends AutoCloseable {
     List<String> ECHO_IMPLS = List.of("gmp4j", "netty", "jdk", "vertx");
     /** The chat servers' implementations. */
     List<String> CHAT_IMPLS = List.of("gmp4j", "netty");
+    /** The WebSocket chat servers' implementations: the chat example's and a plain Vert.x one. */
+    List<String> CHAT_WS_IMPLS = List.of("gmp4j", "vertx");
     /** The proxies' implementations. */
     List<String> PROXY_IMPLS = List.of("gmp4j", "netty");
 
@@ -24,7 +26,7 @@ public interface BenchServer extends AutoCloseable {
     void close();
 
     /**
-     * Starts the {@code kind} ("echo" or "chat") server of implementation {@code impl} with
+     * Starts the {@code kind} ("echo", "chat" or "chat-ws") server of implementation {@code impl} with
      * {@code procs} processors (GOMAXPROCS, event-loop threads, or virtual-thread parallelism,
      * which the JVM takes from its command line).
      */
@@ -37,8 +39,10 @@ public interface BenchServer extends AutoCloseable {
             case "echo/vertx" -> VertxEchoServer.start(procs);
             case "chat/gmp4j" -> GmpChatServer.start(procs);
             case "chat/netty" -> NettyChatServer.start(procs);
+            case "chat-ws/gmp4j" -> GmpWsChatServer.start(procs);
+            case "chat-ws/vertx" -> VertxWsChatServer.start(procs);
             default -> throw new IllegalArgumentException("no " + kind + " server for impl '" + impl + "' (echo: "
-                    + ECHO_IMPLS + ", chat: " + CHAT_IMPLS + ")");
+                    + ECHO_IMPLS + ", chat: " + CHAT_IMPLS + ", chat-ws: " + CHAT_WS_IMPLS + ")");
         };
     }
 

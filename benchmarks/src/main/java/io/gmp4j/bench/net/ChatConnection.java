@@ -188,8 +188,11 @@ final class ChatConnection extends ChannelInboundHandlerAdapter {
         return true;
     }
 
-    /** One line, {@code b[start, end)} without its '\n' (and without a '\r' before it). */
-    private void line(ByteBuf b, int start, int end) {
+    /**
+     * One line, {@code b[start, end)} without its '\n' (and without a '\r' before it): from
+     * {@link #channelRead}'s framing, or a WebSocket text frame ({@link WsLines}).
+     */
+    void line(ByteBuf b, int start, int end) {
         if (end > start && b.getByte(end - 1) == '\r') {
             end--;
         }

@@ -32,8 +32,12 @@ import java.util.concurrent.TimeoutException;
  * @param senders     how many of them send (10)
  * @param maxInFlight a sender's lines not yet back to itself (32)
  * @param loops       the client's event-loop threads
+ * @param wsPath      null: the clients speak plain TCP; else the path of the server's WebSocket
+ *                    ({@link WsLines}: one text frame per line), and the figures are named
+ *                    {@code chat-ws-lines}, {@code chat-ws-p99}, {@code chat-ws-p99-slowest},
+ *                    {@code chat-ws-p99-median} and {@code chat-ws-cpu}
  */
-public record ChatLoad(InetSocketAddress server, int clients, int senders, int maxInFlight, int loops) {
+public record ChatLoad(InetSocketAddress server, int clients, int senders, int maxInFlight, int loops, String wsPath) {
     /** The text after the sequence number and timestamp: lines are about 80 bytes on the wire. */
     static final String FILLER = "the quick brown fox jumps over the lazy dog";
     private static final long STEP_TIMEOUT_S = 60;
@@ -43,6 +47,14 @@ public record ChatLoad(InetSocketAddress server, int clients, int senders, int m
             throw new IllegalArgumentException("need 1 <= senders <= clients, maxInFlight >= 1, loops >= 1; got "
                     + senders + ", " + clients + ", " + maxInFlight + ", " + loops);
         }
+        if (wsPath != null && !wsPath.startsWith("/")) {
+            throw new IllegalArgumentException("a WebSocket path starts with '/': '" + wsPath + "'");
+        }
+    }
+
+    /** The load over plain TCP. */
+    public ChatLoad(InetSocketAddress server, int clients, int senders, int maxInFlight, int loops) {
+        this(server, clients, senders, maxInFlight, loops, null);
     }
 
     /** What a run measured and counted: lines sent (all senders) and lines received (all clients). */
@@ -66,7 +78,11 @@ public record ChatLoad(InetSocketAddress server, int clients, int senders, int m
             inits.add(new ChannelInitializer<Channel>() {
                 @Override
                 protected void initChannel(Channel ch) {
-                    ch.pipeline().addLast(c); // it frames the lines itself
+                    if (wsPath == null) {
+                        ch.pipeline().addLast(c); // it frames the lines itself
+                    } else {
+                        ch.pipeline().addLast(WsLines.pipeline(server, wsPath, c));
+                    }
                 }
             });
         }
@@ -116,7 +132,7 @@ public record ChatLoad(InetSocketAddress server, int clients, int senders, int m
             if (deliveries != sent * clients) {
                 throw new LoadFailure("chat: " + deliveries + " deliveries for " + sent + " lines to " + clients + " clients");
             }
-            return new Outcome(figures(windows), sent, deliveries);
+            return new Outcome(figures(windows, wsPath != null), sent, deliveries);
         }
     }
 
@@ -135,7 +151,7 @@ public record ChatLoad(InetSocketAddress server, int clients, int senders, int m
     private record WindowLatency(Histogram all, double[] receiverP99) {
     }
 
-    private static List<Figure> figures(List<WindowPlan.Window<WindowLatency>> windows) {
+    private static List<Figure> figures(List<WindowPlan.Window<WindowLatency>> windows, boolean ws) {
         List<Double> rate = new ArrayList<>();
         List<Double> p99 = new ArrayList<>();
         List<Double> slowest = new ArrayList<>();
@@ -157,11 +173,12 @@ public record ChatLoad(InetSocketAddress server, int clients, int senders, int m
                 cpu.add(w.serverCpuNanos() / 1e3 / n);
             }
         }
-        List<Figure> out = new ArrayList<>(List.of(new Figure("chat-fanout", "lines/s", rate),
-                new Figure("chat-p99", "ms", p99), new Figure("chat-p99-slowest", "ms", slowest),
-                new Figure("chat-p99-median", "ms", median)));
+        String p = ws ? "chat-ws-" : "chat-";
+        List<Figure> out = new ArrayList<>(List.of(new Figure(ws ? "chat-ws-lines" : "chat-fanout", "lines/s", rate),
+                new Figure(p + "p99", "ms", p99), new Figure(p + "p99-slowest", "ms", slowest),
+                new Figure(p + "p99-median", "ms", median)));
         if (!cpu.isEmpty()) {
-            out.add(new Figure("chat-fanout-cpu", "us/op", cpu));
+            out.add(new Figure(ws ? "chat-ws-cpu" : "chat-fanout-cpu", "us/op", cpu));
         }
         return out;
     }

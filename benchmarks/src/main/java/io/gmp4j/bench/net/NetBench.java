@@ -15,6 +15,10 @@ import java.util.List;
  *       32 lines in flight each, against the chat servers (lines/s delivered, plus
  *       {@code chat-p99}, {@code chat-p99-slowest}, {@code chat-p99-median} in ms and
  *       {@code chat-fanout-cpu});</li>
+ *   <li>{@code chat-ws-fanout}: the same load over WebSockets (one text frame per line, path
+ *       {@code /ws}) against the chat example's WebSocket side and a plain Vert.x event-loop chat
+ *       ({@code chat-ws-lines} lines/s, plus {@code chat-ws-p99}, {@code chat-ws-p99-slowest},
+ *       {@code chat-ws-p99-median} in ms and {@code chat-ws-cpu});</li>
  *   <li>{@code proxy-rps-c16}, {@code proxy-rps-c256}: {@link EchoLoad} with 16 and 256
  *       connections through a proxy in front of an echo server (req/s, plus {@code proxy-p99}
  *       at 16 connections and {@code proxy-p99-c256} in µs, and {@code -cpu}, the proxy's CPU
@@ -33,13 +37,15 @@ import java.util.List;
 public final class NetBench {
     /** The benchmark names, in the order they run. */
     public static final List<String> NAMES = List.of("echo-c1", "echo-c16", "echo-c256", "bulk", "chat-fanout",
-            "proxy-rps-c16", "proxy-rps-c256", "proxy-bulk", "echo-turns-c16", "echo-turns-c256");
+            "chat-ws-fanout", "proxy-rps-c16", "proxy-rps-c256", "proxy-bulk", "echo-turns-c16", "echo-turns-c256");
     /** Clients in the chat room. */
     public static final int CHAT_CLIENTS = 200;
     /** Clients of the room that send. */
     public static final int CHAT_SENDERS = 10;
     /** Lines a chat sender may have in flight. */
     public static final int CHAT_IN_FLIGHT = 32;
+    /** Where the WebSocket chat servers take WebSockets. */
+    public static final String WS_PATH = "/ws";
     /** Connections of the bulk benchmark. */
     public static final int BULK_CONNECTIONS = 4;
 
@@ -56,16 +62,24 @@ public final class NetBench {
         return bench.startsWith("echo-turns-");
     }
 
-    /** The kind of server {@code bench} loads: "echo", "chat" or "proxy" (a proxy in front of an echo server). */
+    /**
+     * The kind of server {@code bench} loads: "echo", "chat", "chat-ws" (a chat over WebSockets)
+     * or "proxy" (a proxy in front of an echo server).
+     */
     public static String serverKind(String bench) {
         check(bench);
-        return bench.equals("chat-fanout") ? "chat" : bench.startsWith("proxy-") ? "proxy" : "echo";
+        return switch (bench) {
+            case "chat-fanout" -> "chat";
+            case "chat-ws-fanout" -> "chat-ws";
+            default -> bench.startsWith("proxy-") ? "proxy" : "echo";
+        };
     }
 
     /** The implementations {@code bench} compares (go runs only when a Go toolchain is there). */
     public static List<String> impls(String bench) {
         return switch (serverKind(bench)) {
             case "chat" -> List.of("gmp4j", "netty", "go");
+            case "chat-ws" -> BenchServer.CHAT_WS_IMPLS;
             case "proxy" -> List.of("gmp4j", "netty", "go", "direct");
             default -> List.of("gmp4j", "netty", "jdk", "vertx", "go");
         };
@@ -76,7 +90,7 @@ public final class NetBench {
         check(bench);
         return switch (bench) {
             case "bulk", "proxy-bulk" -> BULK_CONNECTIONS;
-            case "chat-fanout" -> CHAT_CLIENTS;
+            case "chat-fanout", "chat-ws-fanout" -> CHAT_CLIENTS;
             default -> Integer.parseInt(bench.substring(bench.lastIndexOf("-c") + 2));
         };
     }
@@ -92,6 +106,8 @@ public final class NetBench {
         return switch (bench) {
             case "bulk", "proxy-bulk" -> new BulkLoad(server, conns, l).run(plan, bench).figures();
             case "chat-fanout" -> new ChatLoad(server, conns, CHAT_SENDERS, CHAT_IN_FLIGHT, l).run(plan).figures();
+            case "chat-ws-fanout" -> new ChatLoad(server, conns, CHAT_SENDERS, CHAT_IN_FLIGHT, l, WS_PATH).run(plan)
+                    .figures();
             case "echo-turns-c16", "echo-turns-c256" ->
                     throw new IllegalArgumentException(bench + " loads several servers: use runTurns");
             default -> new EchoLoad(server, conns, l).run(plan, bench).figures().stream()

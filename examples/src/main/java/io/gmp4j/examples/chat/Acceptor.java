@@ -5,17 +5,15 @@ import io.gmp4j.chan.Chan;
 import io.gmp4j.chan.Select;
 import io.gmp4j.examples.AcceptBackoff;
 import io.gmp4j.net.Conn;
-import io.gmp4j.net.DeadlineExceededException;
 import io.gmp4j.net.Listener;
 import io.gmp4j.net.NetClosedException;
 import java.io.IOException;
 import java.time.Duration;
-import java.time.Instant;
 
 /**
- * A {@link ChatServer}'s connections coming in: the acceptor goroutine, which starts a writer
- * ({@link Client#writeLoop}) and a reader per connection, and the readers, which post each line
- * to the hub and never write. An accept that fails while the listener is open (out of
+ * A {@link ChatServer}'s TCP connections coming in: the acceptor goroutine, which starts a
+ * writer ({@link Client#writeLoop}) and a reader ({@link Client#readLoop}) per connection
+ * ({@link #serve}, which the WebSocket side uses too). An accept that fails while the listener is open (out of
  * descriptors) is logged to stderr and tried again after a back-off ({@link AcceptBackoff}).
  */
 final class Acceptor {
@@ -52,54 +50,42 @@ final class Acceptor {
                 continue;
             }
             backoff.reset();
-            Client c = new Client(conn, cfg.queue());
-            hub.conns.add(2);
+            Client c = new Client(new TcpLink(conn, cfg.maxLine()), cfg.queue());
+            if (!serve(hub, rt, c, s)) {
+                return;
+            }
             rt.go(() -> {
                 try {
-                    c.writeLoop(hub.writes, () -> hub.post(new Select(), new Hub.RoomAgain(c)));
+                    c.readLoop(hub, cfg);
                 } finally {
                     hub.conns.done();
                 }
             });
-            if (!hub.post(s, new Hub.Joined(c))) {
-                conn.close();
-                c.out.close();
-                hub.conns.done(); // the reader that never starts
-                return;
-            }
-            rt.go(() -> reader(c));
         }
     }
 
-    /** Reads lines ({@link LineIn}, the read deadline as the idle timeout) and posts each to the hub. */
-    private void reader(Client c) {
-        Select s = new Select();
-        LineIn in = new LineIn(c.conn, cfg.maxLine());
-        boolean idleLimit = !cfg.idle().isZero() && !cfg.idle().isNegative();
-        try {
-            while (true) {
-                if (idleLimit) {
-                    c.conn.setReadDeadline(Instant.now().plus(cfg.idle()));
-                }
-                String line;
-                try {
-                    line = in.readLine();
-                } catch (DeadlineExceededException e) {
-                    hub.post(s, new Hub.Left(c, true));
-                    return;
-                } catch (IOException e) {
-                    line = null; // reset, closed by the server: the same as end of stream
-                }
-                if (line == null) {
-                    hub.post(s, new Hub.Left(c, false));
-                    return;
-                }
-                if (!hub.post(s, line == LineIn.TOO_LONG ? new Hub.TooLong(c) : new Hub.Line(c, line))) {
-                    return;
-                }
+    /**
+     * Serves a new connection, TCP or WebSocket: counts its two goroutines in
+     * {@link Hub#conns}, starts its writer and posts it to the hub. True when the hub took it:
+     * the caller then runs {@link Client#readLoop} (in a new goroutine or in its own) and calls
+     * {@code hub.conns.done()} after it. False when the server is stopping: the connection is
+     * closed, the reader's count given back, and the caller starts no reader.
+     */
+    static boolean serve(Hub hub, GoRuntime rt, Client c, Select s) {
+        hub.conns.add(2);
+        rt.go(() -> {
+            try {
+                c.writeLoop(hub.writes, () -> hub.post(new Select(), new Hub.RoomAgain(c)));
+            } finally {
+                hub.conns.done();
             }
-        } finally {
-            hub.conns.done();
+        });
+        if (!hub.post(s, new Hub.Joined(c))) {
+            c.link.close();
+            c.out.close();
+            hub.conns.done(); // the reader that never starts
+            return false;
         }
+        return true;
     }
 }

@@ -67,6 +67,12 @@ import java.util.concurrent.TimeUnit;
  * (one more gets "server full" and is closed), idle time (read deadline), outbound queue.
  * Invalid UTF-8 becomes U+FFFD.
  *
+ * <h2>In a browser</h2>
+ * Started with a web address ({@code ./gmp4j run chat} serves {@code http://127.0.0.1:8080/}),
+ * it also serves a page over HTTP whose users join over a WebSocket ({@code ChatWeb}): each is
+ * one more client of the hub ({@code WsLink}: one text message per line both ways), with its
+ * reader and writer goroutines like a TCP client's.
+ *
  * <h2>Clustered</h2>
  * Started with a {@link ClusterBridge} ({@code ./gmp4j run chat --cluster}), the server is one
  * node of a chat cluster: the hub still owns only its own clients, and the bridge, called on
@@ -83,13 +89,16 @@ public final class ChatServer implements AutoCloseable {
     private final ChatConfig cfg;
     private final Listener listener;
     private final Hub hub;
+    /** The page and the WebSocket users; null when not served. */
+    private final ChatWeb web;
     private final Object closeLock = new Object();
     private boolean closing;
 
-    private ChatServer(ChatConfig cfg, Listener listener, Hub hub) {
+    private ChatServer(ChatConfig cfg, Listener listener, Hub hub, ChatWeb web) {
         this.cfg = cfg;
         this.listener = listener;
         this.hub = hub;
+        this.web = web;
     }
 
     /**
@@ -97,14 +106,25 @@ public final class ChatServer implements AutoCloseable {
      * {@code rt}, and serves until {@link #close()}.
      */
     public static ChatServer start(GoRuntime rt, String address, ChatConfig cfg) throws IOException {
-        return start(rt, address, cfg, null);
+        return start(rt, address, null, cfg, null);
     }
 
     /**
-     * {@link #start(GoRuntime, String, ChatConfig)} as one node of a chat cluster: {@code cluster}
-     * (null: on its own) joins this server's rooms to the other nodes'.
+     * {@link #start(GoRuntime, String, ChatConfig)}, and serves the browser page and its
+     * WebSocket users ({@code /ws}, one text message per line) over HTTP on {@code webAddress}
+     * ({@code "127.0.0.1:0"} for a free port; null: no web side), in the same rooms as the TCP
+     * users.
      */
-    static ChatServer start(GoRuntime rt, String address, ChatConfig cfg, ClusterBridge cluster) throws IOException {
+    public static ChatServer start(GoRuntime rt, String address, String webAddress, ChatConfig cfg) throws IOException {
+        return start(rt, address, webAddress, cfg, null);
+    }
+
+    /**
+     * {@link #start(GoRuntime, String, String, ChatConfig)} as one node of a chat cluster:
+     * {@code cluster} (null: on its own) joins this server's rooms to the other nodes'.
+     */
+    static ChatServer start(GoRuntime rt, String address, String webAddress, ChatConfig cfg, ClusterBridge cluster)
+            throws IOException {
         CompletableFuture<Listener> l = new CompletableFuture<>();
         rt.go(() -> { // the listener belongs to the runtime of the goroutine that opens it
             try {
@@ -125,22 +145,43 @@ public final class ChatServer implements AutoCloseable {
             throw new IOException("listen " + address, e);
         }
         Hub hub = new Hub(rt, cfg, cluster);
+        // The web side before the cluster: a taken web port must fail before this node has
+        // joined (a caller may then try another port with the same bridge). Its WebSockets
+        // post to the hub, which reads them once it runs.
+        ChatWeb web = null;
+        if (webAddress != null) {
+            try {
+                web = ChatWeb.start(rt, hub, cfg, webAddress);
+            } catch (IOException | RuntimeException e) {
+                listener.close();
+                throw e;
+            }
+        }
         if (cluster != null) {
             try {
                 cluster.attach(hub, rt);
             } catch (RuntimeException e) {
                 listener.close();
+                hub.quit.close(); // a WebSocket that came in meanwhile is refused
+                if (web != null) {
+                    web.close();
+                }
                 throw new IOException("join the chat cluster: " + e.getMessage(), e);
             }
         }
         rt.go(hub::run);
         rt.go(new Acceptor(hub, rt, listener, cfg, hub.quit)::acceptLoop);
-        return new ChatServer(cfg, listener, hub);
+        return new ChatServer(cfg, listener, hub, web);
     }
 
     /** The address it listens on. */
     public InetSocketAddress address() {
         return listener.address();
+    }
+
+    /** The address the page and the WebSockets are served on; null when they are not. */
+    public InetSocketAddress webAddress() {
+        return web == null ? null : web.address();
     }
 
     /**
@@ -158,6 +199,9 @@ public final class ChatServer implements AutoCloseable {
             }
         }
         awaitStopped(cfg.grace().plusSeconds(10));
+        if (web != null) {
+            web.close(); // after every goodbye: what is still open is closed with it
+        }
     }
 
     /** Waits until the server has stopped; false if it has not after {@code d}. */

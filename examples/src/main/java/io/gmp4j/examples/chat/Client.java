@@ -3,27 +3,31 @@ package io.gmp4j.examples.chat;
 import io.gmp4j.actor.ActorRef;
 import io.gmp4j.chan.Chan;
 import io.gmp4j.chan.Recv;
-import io.gmp4j.net.Conn;
+import io.gmp4j.chan.Select;
+import io.gmp4j.net.DeadlineExceededException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * One chat connection as the hub sees it, and its writer: the goroutine that writes what the
- * hub queues for it. {@code nick}, {@code room}, {@code gone} and the other plain fields belong
- * to the hub goroutine; the writer touches only {@link #out}, {@link #wantsRoom},
- * {@link #halfClose} and {@link #conn}.
+ * One chat connection as the hub sees it, TCP or WebSocket alike ({@link Link}), and its two
+ * goroutines: the writer ({@link #writeLoop}), which writes what the hub queues for it, and the
+ * reader ({@link #readLoop}), which posts what it reads to the hub and never writes.
+ * {@code nick}, {@code room}, {@code gone} and the other plain fields belong to the hub
+ * goroutine; the writer touches only {@link #out}, {@link #wantsRoom}, {@link #halfClose} and
+ * {@link #link}'s write side, the reader only its read side.
  */
 final class Client {
     /** The most bytes the writer puts in one socket write. */
     static final int MAX_BATCH = 64 * 1024;
 
-    final Conn conn;
-    /** Lines waiting for the writer, each already encoded: UTF-8 with its '\n' ({@link #wire}). */
-    final Chan<byte[]> out;
+    final Link link;
+    /** Lines waiting for the writer ({@link #wire}). */
+    final Chan<Wire> out;
     String nick;
     String room;
     boolean gone;
@@ -47,43 +51,55 @@ final class Client {
     /** The actor that holds {@link #nick}'s cluster-wide name; stopping it frees the name. */
     ActorRef<?> nickToken;
 
-    Client(Conn conn, int queue) {
-        this.conn = conn;
+    Client(Link link, int queue) {
+        this.link = link;
         this.out = new Chan<>(queue);
     }
 
     /**
-     * A line as it goes on the wire: UTF-8 and a '\n'. A broadcast encodes its line once and
-     * every member's writer copies the same bytes: the encoding is not repeated per receiver.
+     * A line as the writers take it: its text (a WebSocket writes it as one text frame) and its
+     * bytes on a TCP connection (UTF-8 and a '\n'). A broadcast makes one for its line and every
+     * member's writer takes the same one: the encoding is not repeated per receiver.
+     *
+     * @param text  the line
+     * @param bytes the line in UTF-8 with its '\n'
      */
-    static byte[] wire(String line) {
-        return (line + '\n').getBytes(StandardCharsets.UTF_8);
+    record Wire(String text, byte[] bytes) {
+    }
+
+    /** {@code line} as the writers take it. */
+    static Wire wire(String line) {
+        return new Wire(line, (line + '\n').getBytes(StandardCharsets.UTF_8));
     }
 
     /**
      * The writer: takes whatever is queued (up to {@link #MAX_BATCH} bytes), writes it as one
      * batch and waits again only when the channel is empty, until the hub closes the channel;
-     * then closes the connection (or, at shutdown, only its write side, so the goodbye is
-     * followed by a FIN). {@code roomAgain} runs when lines were dropped for this client and
-     * its writer has taken lines off the channel since.
+     * then ends the connection (or, at shutdown, only its write side, so the goodbye is
+     * followed by a FIN or a close frame). {@code roomAgain} runs when lines were dropped for
+     * this client and its writer has taken lines off the channel since.
      */
     void writeLoop(LongAdder writes, Runnable roomAgain) {
-        byte[] buf = new byte[4096];
+        Wire[] batch = new Wire[64];
         try {
             boolean open = true;
             while (open) {
-                byte[] line = out.recv();
+                Wire line = out.recv();
                 if (line == null) {
                     break;
                 }
                 int n = 0;
+                int bytes = 0;
                 while (true) {
-                    buf = append(buf, n, line);
-                    n += line.length;
-                    if (n >= MAX_BATCH) {
+                    if (n == batch.length) {
+                        batch = Arrays.copyOf(batch, n * 2);
+                    }
+                    batch[n++] = line;
+                    bytes += line.bytes().length;
+                    if (bytes >= MAX_BATCH) {
                         break;
                     }
-                    Recv<byte[]> r = out.tryRecv();
+                    Recv<Wire> r = out.tryRecv();
                     if (r == null) {
                         break; // the channel is empty: write (and flush) the batch
                     }
@@ -98,30 +114,52 @@ final class Client {
                 if (wantsRoom.get() && wantsRoom.compareAndSet(true, false)) {
                     roomAgain.run();
                 }
-                conn.write(buf, 0, n);
+                link.write(batch, n);
+                Arrays.fill(batch, 0, n, null);
                 writes.increment();
             }
             if (halfClose) {
-                conn.closeWrite();
+                link.closeWrite();
             } else {
-                conn.close();
+                link.end();
             }
         } catch (IOException e) {
-            conn.close();
+            link.close();
         }
     }
 
-    /** Appends {@code line} (already on-the-wire bytes) at {@code n}, growing {@code buf} as needed. */
-    private static byte[] append(byte[] buf, int n, byte[] line) {
-        if (n + line.length > buf.length) {
-            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, n + line.length));
+    /**
+     * The reader: reads lines (the read deadline as the idle timeout) and posts each to
+     * {@code hub} until the end of the stream, an error, the idle timeout or the hub stopping.
+     */
+    void readLoop(Hub hub, ChatConfig cfg) {
+        Select s = new Select();
+        boolean idleLimit = !cfg.idle().isZero() && !cfg.idle().isNegative();
+        while (true) {
+            if (idleLimit) {
+                link.setReadDeadline(Instant.now().plus(cfg.idle()));
+            }
+            String line;
+            try {
+                line = link.readLine();
+            } catch (DeadlineExceededException e) {
+                hub.post(s, new Hub.Left(this, true));
+                return;
+            } catch (IOException e) {
+                line = null; // reset, closed by the server: the same as end of stream
+            }
+            if (line == null) {
+                hub.post(s, new Hub.Left(this, false));
+                return;
+            }
+            if (!hub.post(s, line == LineIn.TOO_LONG ? new Hub.TooLong(this) : new Hub.Line(this, line))) {
+                return;
+            }
         }
-        System.arraycopy(line, 0, buf, n, line.length);
-        return buf;
     }
 
     @Override
     public String toString() {
-        return nick != null ? nick : String.valueOf(conn.remoteAddress());
+        return nick != null ? nick : link.peer();
     }
 }

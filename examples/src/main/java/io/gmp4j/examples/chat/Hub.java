@@ -438,8 +438,8 @@ final class Hub {
         send(c, Client.wire(line));
     }
 
-    /** {@link #send(Client, String)} of a line already encoded by {@link Client#wire}. */
-    private void send(Client c, byte[] line) {
+    /** {@link #send(Client, String)} of a line already made by {@link Client#wire}. */
+    private void send(Client c, Client.Wire line) {
         if (c.gone) {
             return;
         }
@@ -499,7 +499,7 @@ final class Hub {
         if (members == null) {
             return;
         }
-        byte[] w = Client.wire(line);
+        Client.Wire w = Client.wire(line);
         for (Client m : members) {
             send(m, w);
         }
@@ -513,7 +513,7 @@ final class Hub {
                 continue;
             }
             kicked++;
-            c.conn.close(); // wakes its writer, parked on the full socket
+            c.link.close(); // wakes its writer, parked on the full socket
             remove(c, "too slow");
         }
     }
@@ -550,7 +550,7 @@ final class Hub {
             if (chosen == ev && s.value() instanceof Joined(Client c)) {
                 c.gone = true;
                 c.out.close();
-                c.conn.close();
+                c.link.close();
             } else if (chosen == ev && s.value() instanceof DropsQuery q) {
                 answer(q);
             } else if (chosen == ev && s.value() instanceof FromCluster(ClusterBridge.Claimed k)) {
@@ -558,7 +558,7 @@ final class Hub {
             } else if (chosen == late) {
                 forced = true;
                 for (Client c : clients) {
-                    c.conn.close();
+                    c.link.close();
                 }
             }
         }

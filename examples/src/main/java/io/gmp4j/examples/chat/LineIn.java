@@ -27,7 +27,8 @@ final class LineIn {
         return s == null || s == TOO_LONG ? s : clean(s);
     }
 
-    private static String clean(String s) {
+    /** {@code s} with every control character but tab replaced by U+FFFD (itself when it has none). */
+    static String clean(String s) {
         for (int i = 0; i < s.length(); i++) {
             char ch = s.charAt(i);
             if (Character.isISOControl(ch) && ch != '\t') {

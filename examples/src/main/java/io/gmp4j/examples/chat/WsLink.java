@@ -1,0 +1,146 @@
+package io.gmp4j.examples.chat;
+
+import io.gmp4j.chan.Chan;
+import io.gmp4j.chan.Select;
+import io.gmp4j.net.DeadlineExceededException;
+import io.gmp4j.vertx.GoWebSocket;
+import io.gmp4j.vertx.WebSocketClosedException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A chat {@link Link} over a WebSocket ({@link GoWebSocket}): one text message per line both
+ * ways. A message of more than {@code maxLine} bytes (UTF-8, as on TCP) is {@link LineIn#TOO_LONG};
+ * control characters become U+FFFD as on TCP ({@link LineIn#clean}), a line break inside a
+ * message included; a binary message is taken as UTF-8 text.
+ *
+ * <h2>Goroutines</h2>
+ * The connection's goroutine (the {@link GoWebSocket#handler} body) runs {@link #pump}: it reads
+ * the messages and hands each to {@link #in}, a small channel, until the socket ends. The
+ * client's reader takes them from there in {@link #readLine}, selecting against its read
+ * deadline (the idle timeout), which a read of the socket itself could not do. The pump is
+ * the only one that closes {@link #in}, once the socket has ended; after {@link #stop} it
+ * keeps reading but drops what it reads (the reader may be gone), so it never parks on a
+ * channel nobody reads, and the socket's end always reaches it. Backpressure is the socket's:
+ * while the reader is slow {@link #in} is full, the pump parks, {@link GoWebSocket}'s inbox
+ * fills and Vert.x stops reading the socket.
+ *
+ * <h2>Ends</h2>
+ * {@link #end} and {@link #closeWrite} start Vert.x's close handshake (a close frame after what
+ * was written; the connection ends when the peer answers it, or after {@code handshake});
+ * {@link #close} closes at once. None of them waits, so the hub may call {@link #close}.
+ */
+final class WsLink implements Link {
+    /** Lines read by the pump and not yet taken by the reader. */
+    private static final int IN_FLIGHT = 16;
+
+    private final GoWebSocket ws;
+    private final int maxLine;
+    private final Duration handshake;
+    private final String peer;
+    private final Chan<String> in = new Chan<>(IN_FLIGHT);
+    /** Closed by the first end, close or closeWrite: the pump feeds {@link #in} no more. */
+    private final Chan<Void> stop = new Chan<>();
+    private final AtomicBoolean stopped = new AtomicBoolean();
+    // ---- the reader's
+    private final Select s = new Select();
+    private Instant deadline;
+
+    /**
+     * @param handshake how long a close handshake may take before the connection is closed anyway
+     */
+    WsLink(GoWebSocket ws, int maxLine, Duration handshake) {
+        this.ws = ws;
+        this.maxLine = maxLine;
+        this.handshake = handshake;
+        this.peer = "ws " + ws.socket().remoteAddress();
+    }
+
+    /** The connection's goroutine: reads every message until the socket ends (see the class comment). */
+    void pump() {
+        Select p = new Select();
+        boolean feeding = true;
+        try {
+            for (GoWebSocket.Message m; (m = ws.read()) != null; ) {
+                if (!feeding) {
+                    continue;
+                }
+                String line = m.data().length() > maxLine ? LineIn.TOO_LONG
+                        : LineIn.clean(m.data().toString(StandardCharsets.UTF_8));
+                p.reset();
+                p.send(in, line);
+                int st = p.recv(stop);
+                if (p.select() == st) {
+                    feeding = false;
+                }
+            }
+        } finally {
+            in.close();
+        }
+    }
+
+    @Override
+    public String readLine() throws IOException {
+        s.reset();
+        int line = s.recv(in);
+        int late = -2;
+        if (deadline != null) {
+            late = s.timeout(Duration.ofNanos(Math.max(0, Duration.between(Instant.now(), deadline).toNanos())));
+        }
+        int chosen = s.select();
+        if (chosen == late) {
+            throw new DeadlineExceededException("read " + peer);
+        }
+        return s.ok() ? s.value() : null;
+    }
+
+    @Override
+    public void setReadDeadline(Instant t) {
+        deadline = t == null || t.equals(Instant.EPOCH) ? null : t;
+    }
+
+    @Override
+    public void write(Client.Wire[] lines, int n) throws IOException {
+        try {
+            for (int i = 0; i < n; i++) {
+                ws.writeText(lines[i].text());
+            }
+        } catch (WebSocketClosedException e) {
+            throw new IOException("write " + peer + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A close frame after the goodbye: status 1001, going away. */
+    @Override
+    public void closeWrite() {
+        stop();
+        ws.socket().close((short) 1001, "server shutting down");
+    }
+
+    @Override
+    public void end() {
+        stop();
+        ws.socket().close((short) 1000);
+    }
+
+    @Override
+    public void close() {
+        stop();
+        ws.socket().close();
+    }
+
+    private void stop() {
+        if (stopped.compareAndSet(false, true)) {
+            stop.close();
+        }
+    }
+
+    @Override
+    public String peer() {
+        return peer;
+    }
+}
