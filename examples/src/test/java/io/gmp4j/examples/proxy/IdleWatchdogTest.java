@@ -3,45 +3,29 @@ package io.gmp4j.examples.proxy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.gmp4j.GoRuntime;
 import io.gmp4j.chan.Chan;
-import io.gmp4j.runtime.Bubble;
 import io.gmp4j.sync.WaitGroup;
+import io.gmp4j.test.SyncTest;
 import io.gmp4j.time.Time;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * The proxy's idle watchdog on a synctest bubble's clock: it fires exactly one idle timeout after
  * the last activity, re-arming for the time left, and never after a stop, in milliseconds of wall
  * time. (ProxyServerTest covers it end to end on real sockets, whose reads are not durable waits,
- * so that one runs on the real clock.) The bubble runs on the runtime's SPI: gmp4j-test's
- * {@code SyncTest.run} is the same, once this module takes gmp4j-test in test scope.
+ * so that one runs on the real clock.)
  */
 class IdleWatchdogTest {
     static final Duration IDLE = Duration.ofSeconds(1);
-    static GoRuntime rt;
-
-    @BeforeAll
-    static void start() {
-        rt = GoRuntime.builder().maxProcs(2).name("watchdog").build();
-    }
-
-    @AfterAll
-    static void stop() {
-        rt.close();
-    }
 
     /** Fired at, from the bubble's start. */
     static List<Duration> fired(Duration... touchesAt) {
         List<Duration> fired = new CopyOnWriteArrayList<>();
-        inBubble(() -> {
+        SyncTest.run(() -> {
             Instant start = Time.now();
             Chan<Boolean> idle = new Chan<>(8);
             IdleWatchdog w = new IdleWatchdog(IDLE, () -> {
@@ -74,7 +58,7 @@ class IdleWatchdogTest {
     @Test
     void trafficBothWaysKeepsItQuietAndAStopSilencesIt() {
         List<Duration> fired = new CopyOnWriteArrayList<>();
-        inBubble(() -> {
+        SyncTest.run(() -> {
             Instant start = Time.now();
             IdleWatchdog w = new IdleWatchdog(IDLE, () -> fired.add(Time.since(start)));
             w.start();
@@ -96,28 +80,5 @@ class IdleWatchdogTest {
         });
         assertEquals(List.of(), fired);
         assertThrows(IllegalArgumentException.class, () -> new IdleWatchdog(Duration.ZERO, () -> { }));
-    }
-
-    /** Runs {@code body} in a synctest bubble on {@link #rt} and returns when it has ended. */
-    static void inBubble(Runnable body) {
-        AtomicReference<Throwable> failed = new AtomicReference<>();
-        Bubble b = Bubble.start(rt.scheduler(), () -> {
-            try {
-                body.run();
-            } catch (Throwable t) {
-                failed.set(t);
-            }
-        });
-        String deadlock = b.awaitEnd();
-        Throwable t = failed.get() != null ? failed.get() : b.panic();
-        if (t instanceof Error e) {
-            throw e;
-        }
-        if (t != null) {
-            throw new AssertionError(t);
-        }
-        if (deadlock != null) {
-            throw new AssertionError("deadlock: all goroutines in bubble are blocked\n" + deadlock);
-        }
     }
 }
