@@ -228,7 +228,7 @@ class SyncTestTest {
         AtomicReference<Duration> at = new AtomicReference<>();
         Thread sender = Thread.ofPlatform().start(() -> {
             try {
-                Thread.sleep(50);
+                Thread.sleep(50); // a delay only: the assertions hold whenever the send comes
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
