@@ -2,7 +2,6 @@ package io.gmp4j;
 
 import io.gmp4j.runtime.G;
 import io.gmp4j.runtime.Panics;
-import io.gmp4j.runtime.SchedStats;
 import io.gmp4j.runtime.Scheduler;
 
 import java.lang.invoke.MethodHandles;
@@ -45,6 +44,7 @@ public final class GoRuntime implements AutoCloseable {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+        Scheduler.bindRuntimeAccess(rt -> rt.sched);
     }
 
     private final Scheduler sched;
@@ -345,11 +345,6 @@ public final class GoRuntime implements AutoCloseable {
     /** A Go-style dump of every live goroutine: {@code goroutine 17 [chan receive]:} and its stack. */
     public String dump() {
         return sched.dump();
-    }
-
-    /** The scheduler, for the other gmp4j modules (channels, netpoll, actors). */
-    public Scheduler scheduler() {
-        return sched;
     }
 
     /** True once closed. */

@@ -1,5 +1,6 @@
 package io.gmp4j;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.runtime.G;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -35,10 +36,10 @@ class CloseTest {
             TestSupport.await(started, () -> rt.stats().toString());
             parked = holder[0];
             TestSupport.awaitCondition(() -> parked.getState() == Thread.State.WAITING, () -> "never parked");
-            assertFalse(rt.scheduler().threads().isEmpty(), "Ms and sysmon run before close");
+            assertFalse(Scheduler.of(rt).threads().isEmpty(), "Ms and sysmon run before close");
         }
         assertTrue(rt.isClosed());
-        assertEquals(java.util.List.of(), rt.scheduler().threads(), "every M and sysmon has ended");
+        assertEquals(java.util.List.of(), Scheduler.of(rt).threads(), "every M and sysmon has ended");
 
         RejectedExecutionException e = assertThrows(RejectedExecutionException.class, () -> LockSupport.unpark(parked));
         assertTrue(e.getMessage().contains("close-abandoned"), e.getMessage());
@@ -47,11 +48,11 @@ class CloseTest {
         assertTrue(e.getMessage().contains("close-abandoned"), e.getMessage());
 
         e = assertThrows(RejectedExecutionException.class,
-                () -> rt.scheduler().newTimer(() -> { }).reset(System.nanoTime()));
+                () -> Scheduler.of(rt).newTimer(() -> { }).reset(System.nanoTime()));
         assertTrue(e.getMessage().contains("close-abandoned"), e.getMessage());
 
         rt.close(); // idempotent
-        assertEquals(java.util.List.of(), rt.scheduler().threads());
+        assertEquals(java.util.List.of(), Scheduler.of(rt).threads());
     }
 
     @Test
@@ -59,7 +60,7 @@ class CloseTest {
         GoRuntime rt = GoRuntime.builder().maxProcs(1).name("close-gpark").build();
         G g;
         try (rt) {
-            g = rt.scheduler().go(() -> G.current().park("chan receive"));
+            g = Scheduler.of(rt).go(() -> G.current().park("chan receive"));
             TestSupport.awaitCondition(() -> g.thread().getState() == Thread.State.WAITING, () -> "never parked");
         }
         RejectedExecutionException e = assertThrows(RejectedExecutionException.class, g::ready);

@@ -1,7 +1,6 @@
 package io.gmp4j;
 
 import io.gmp4j.runtime.G;
-import io.gmp4j.runtime.SchedStats;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 

@@ -1,5 +1,6 @@
 package io.gmp4j;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.runtime.G;
 import io.gmp4j.runtime.RuntimeTimer;
 import org.junit.jupiter.api.Test;
@@ -49,7 +50,7 @@ class DeadlockTest {
             Throwable t = TestSupport.runMain(rt, () -> {
                 G g = G.current();
                 long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
-                RuntimeTimer timer = rt.scheduler().newTimer(g::ready);
+                RuntimeTimer timer = Scheduler.of(rt).newTimer(g::ready);
                 timer.reset(deadline);
                 g.park("sleep");
                 early.set(deadline - System.nanoTime());

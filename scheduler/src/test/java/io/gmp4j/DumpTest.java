@@ -1,5 +1,6 @@
 package io.gmp4j;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.runtime.G;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -23,8 +24,8 @@ class DumpTest {
             AtomicReference<G> child = new AtomicReference<>();
             CountDownLatch spawned = new CountDownLatch(1);
             CountDownLatch finished = new CountDownLatch(2);
-            G parent = rt.scheduler().go(() -> {
-                child.set(rt.scheduler().go(() -> {
+            G parent = Scheduler.of(rt).go(() -> {
+                child.set(Scheduler.of(rt).go(() -> {
                     receiveLikeAChannel();
                     finished.countDown();
                 }));
@@ -62,7 +63,7 @@ class DumpTest {
             CountDownLatch returned = new CountDownLatch(1);
             CountDownLatch finish = new CountDownLatch(1);
             CountDownLatch finished = new CountDownLatch(1);
-            G g = rt.scheduler().go(() -> {
+            G g = Scheduler.of(rt).go(() -> {
                 try {
                     Syscall.blocking(() -> {
                         inside.countDown();
@@ -102,7 +103,7 @@ class DumpTest {
             TestSupport.await(ran, () -> rt.stats().toString());
             String line = rt.stats().schedtrace();
             assertTrue(SCHEDTRACE.matcher(line).matches(), line);
-            String again = rt.scheduler().schedtrace();
+            String again = Scheduler.of(rt).schedtrace();
             assertTrue(SCHEDTRACE.matcher(again).matches(), again);
         }
     }

@@ -1,7 +1,7 @@
 package io.gmp4j;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.runtime.G;
-import io.gmp4j.runtime.SchedStats;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -84,7 +84,7 @@ class FairnessTest {
     void pingPongPairCannotStarveAGoroutineFromTheGlobalQueue() {
         assertGlobalQueueNotStarved("fairness-pingpong", 2, (rt, b) -> rt.go(() -> {
             G a = G.current();
-            G other = rt.scheduler().go(() -> pingPong(G.current(), a, b));
+            G other = Scheduler.of(rt).go(() -> pingPong(G.current(), a, b));
             pingPong(a, other, b);
         }), true);
     }

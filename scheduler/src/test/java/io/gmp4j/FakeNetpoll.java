@@ -1,5 +1,6 @@
 package io.gmp4j;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.runtime.G;
 import io.gmp4j.runtime.spi.Netpoll;
 import io.gmp4j.runtime.spi.NetpollHost;
@@ -28,7 +29,7 @@ final class FakeNetpoll implements Netpoll {
 
     /** Attaches a fake to {@code rt} (or finds the one attached) and returns it. */
     static FakeNetpoll attach(GoRuntime rt) {
-        return (FakeNetpoll) rt.scheduler().attachNetpoll(FakeNetpoll::new);
+        return (FakeNetpoll) Scheduler.of(rt).attachNetpoll(FakeNetpoll::new);
     }
 
     @Override

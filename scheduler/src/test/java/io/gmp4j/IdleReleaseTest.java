@@ -1,6 +1,5 @@
 package io.gmp4j;
 
-import io.gmp4j.runtime.SchedStats;
 import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.runtime.spi.NetpollHost;
 import org.junit.jupiter.api.Test;
@@ -55,7 +54,7 @@ class IdleReleaseTest {
                 });
                 TestSupport.await(spinning, () -> "spinner never ran: " + rt.stats());
                 rt.go(() -> {
-                    Scheduler s = rt.scheduler();
+                    Scheduler s = Scheduler.of(rt);
                     // Wait until no M spins and no P is idle: the spinner on one P, us on the other.
                     long until = System.nanoTime() + 5_000_000_000L;
                     while ((rt.stats().idleProcs() != 0 || rt.stats().spinningThreads() != 0)

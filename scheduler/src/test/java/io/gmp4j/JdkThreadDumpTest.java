@@ -1,5 +1,6 @@
 package io.gmp4j;
 
+import io.gmp4j.runtime.Scheduler;
 import com.sun.management.HotSpotDiagnosticMXBean;
 import io.gmp4j.runtime.G;
 import org.junit.jupiter.api.Test;
@@ -39,7 +40,7 @@ class JdkThreadDumpTest {
             CountDownLatch parked = new CountDownLatch(N);
             CountDownLatch finished = new CountDownLatch(N);
             for (int i = 0; i < N; i++) {
-                gs.add(rt.scheduler().go(() -> {
+                gs.add(Scheduler.of(rt).go(() -> {
                     parked.countDown();
                     G.current().park("select");
                     finished.countDown();
@@ -74,7 +75,7 @@ class JdkThreadDumpTest {
     void aClosedRuntimeLeavesNoContainerBehind(@TempDir Path dir) throws Exception {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(1).name("jdk-dump-closed").build()) {
             CountDownLatch ran = new CountDownLatch(1);
-            rt.scheduler().go(ran::countDown);
+            Scheduler.of(rt).go(ran::countDown);
             TestSupport.await(ran, () -> rt.stats().toString());
             assertNotNull(containerSection(dump(dir.resolve("open.json")), "gmp4j runtime 'jdk-dump-closed'"));
         }

@@ -1,5 +1,6 @@
 package io.gmp4j;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.runtime.Waiter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -24,7 +25,7 @@ class MetricsTest {
             List<Thread> threads = new ArrayList<>();
             CountDownLatch published = new CountDownLatch(n);
             for (int i = 0; i < n; i++) {
-                threads.add(rt.scheduler().go(() -> {
+                threads.add(Scheduler.of(rt).go(() -> {
                     Waiter w = Waiter.current();
                     synchronized (waiters) {
                         waiters.add(w);
@@ -107,7 +108,7 @@ class MetricsTest {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(1).name("metrics-syscall").build()) {
             CountDownLatch inside = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
-            Thread t = rt.scheduler().go(() -> {
+            Thread t = Scheduler.of(rt).go(() -> {
                 try {
                     Syscall.blocking(() -> {
                         inside.countDown();
@@ -138,7 +139,7 @@ class MetricsTest {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(1).name("metrics-latency").build()) {
             Metrics.Histogram before = rt.metrics(Metrics.LATENCIES).histogram(Metrics.LATENCIES);
             AtomicReference<Waiter> current = new AtomicReference<>();
-            io.gmp4j.runtime.G g = rt.scheduler().go(() -> {
+            io.gmp4j.runtime.G g = Scheduler.of(rt).go(() -> {
                 for (int i = 0; i < 64 * rounds; i++) {
                     Waiter w = Waiter.current();
                     current.set(w);

@@ -1,5 +1,6 @@
 package io.gmp4j;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.runtime.G;
 import io.gmp4j.runtime.RuntimeTimer;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -67,7 +68,7 @@ class MixedLoadTest {
             }
             case 1 -> { // sleep on a runtime timer
                 G me = G.current();
-                RuntimeTimer t = rt.scheduler().newTimer(me::ready);
+                RuntimeTimer t = Scheduler.of(rt).newTimer(me::ready);
                 t.reset(System.nanoTime() + rnd.nextLong(200_000));
                 me.park("sleep");
             }

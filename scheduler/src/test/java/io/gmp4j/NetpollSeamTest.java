@@ -1,5 +1,6 @@
 package io.gmp4j;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.runtime.G;
 import io.gmp4j.runtime.spi.NetpollHost;
 import io.gmp4j.runtime.spi.TaskBatch;
@@ -95,8 +96,8 @@ class NetpollSeamTest {
     void aGoroutineWaitingOnTheAttachedPollerIsNotADeadlock() throws Exception {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(2).name("np-checkdead").build()) {
             FakeNetpoll fake = FakeNetpoll.attach(rt);
-            assertSame(fake, rt.scheduler().attachNetpoll(FakeNetpoll::new), "attached once");
-            assertSame(fake, rt.scheduler().attachedNetpoll());
+            assertSame(fake, Scheduler.of(rt).attachNetpoll(FakeNetpoll::new), "attached once");
+            assertSame(fake, Scheduler.of(rt).attachedNetpoll());
             assertTrue(rt.stats().counters().contains("netpoll=[fake"), rt.stats().counters());
             AtomicReference<G> main = new AtomicReference<>();
             Thread waker = Thread.ofPlatform().daemon().start(() -> {
@@ -129,8 +130,8 @@ class NetpollSeamTest {
         assertEquals(1, fake.shutdowns.get());
         GoRuntime closed = GoRuntime.builder().maxProcs(1).name("np-closed").build();
         closed.close();
-        assertThrows(RejectedExecutionException.class, () -> closed.scheduler().attachNetpoll(FakeNetpoll::new));
-        assertNull(closed.scheduler().attachedNetpoll());
+        assertThrows(RejectedExecutionException.class, () -> Scheduler.of(closed).attachNetpoll(FakeNetpoll::new));
+        assertNull(Scheduler.of(closed).attachedNetpoll());
     }
 
     /**

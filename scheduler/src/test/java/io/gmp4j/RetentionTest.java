@@ -1,7 +1,7 @@
 package io.gmp4j;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.runtime.G;
-import io.gmp4j.runtime.SchedStats;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -38,7 +38,7 @@ class RetentionTest {
     private static G startCapturing(GoRuntime rt, CountDownLatch ran, List<WeakReference<byte[]>> out) {
         byte[] big = new byte[1 << 20];
         out.add(new WeakReference<>(big));
-        return rt.scheduler().go(() -> {
+        return Scheduler.of(rt).go(() -> {
             big[0] = 1;
             ran.countDown();
         });
@@ -51,10 +51,10 @@ class RetentionTest {
             List<WeakReference<G>> gs = new ArrayList<>(n);
             CountDownLatch ended = new CountDownLatch(n);
             CountDownLatch spawned = new CountDownLatch(1);
-            rt.scheduler().go(() -> {
+            Scheduler.of(rt).go(() -> {
                 // Started from a goroutine: recorded in its M's registry segment.
                 for (int i = 0; i < n; i++) {
-                    G child = rt.scheduler().go(ended::countDown);
+                    G child = Scheduler.of(rt).go(ended::countDown);
                     synchronized (gs) {
                         gs.add(new WeakReference<>(child));
                     }

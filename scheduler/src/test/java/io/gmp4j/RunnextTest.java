@@ -1,7 +1,7 @@
 package io.gmp4j;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.runtime.G;
-import io.gmp4j.runtime.SchedStats;
 import io.gmp4j.runtime.spi.Landing;
 import io.gmp4j.runtime.spi.NetpollHost;
 import org.junit.jupiter.api.Assumptions;
@@ -29,7 +29,7 @@ class RunnextTest {
             CountDownLatch done = new CountDownLatch(2);
             rt.go(() -> {
                 G a = G.current();
-                G b = rt.scheduler().go(() -> {
+                G b = Scheduler.of(rt).go(() -> {
                     G me = G.current();
                     for (int i = 0; i < n; i++) {
                         me.park("pong");
@@ -76,7 +76,7 @@ class RunnextTest {
                 long disturbedBefore = rt.stats().preemptRequests() + rt.stats().handoffs();
                 List<String> order = Collections.synchronizedList(new ArrayList<>());
                 CountDownLatch done = new CountDownLatch(4);
-                G w = rt.scheduler().go(() -> {
+                G w = Scheduler.of(rt).go(() -> {
                     G.current().park("wait");
                     order.add("w");
                     done.countDown();

@@ -1,5 +1,6 @@
 package io.gmp4j;
 
+import io.gmp4j.runtime.Scheduler;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -123,7 +124,7 @@ public final class TestSupport {
      */
     public static Throwable runMain(GoRuntime rt, Runnable main) throws InterruptedException {
         java.util.concurrent.atomic.AtomicReference<Throwable> thrown = new java.util.concurrent.atomic.AtomicReference<>();
-        Thread t = Thread.ofPlatform().daemon().name("main-of-" + rt.scheduler()).start(() -> {
+        Thread t = Thread.ofPlatform().daemon().name("main-of-" + Scheduler.of(rt)).start(() -> {
             try {
                 rt.main(main);
             } catch (Throwable e) {

@@ -56,7 +56,7 @@ public final class ActorSystem implements AutoCloseable {
         this.name = name;
         this.runtime = runtime;
         this.ownsRuntime = ownsRuntime;
-        this.sched = runtime.scheduler();
+        this.sched = Scheduler.of(runtime);
         this.throughput = throughput;
         this.incidents = new Incidents(name);
     }

@@ -1,5 +1,6 @@
 package io.gmp4j.actor;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.NoUncaughtExceptions;
 import io.gmp4j.TestSupport;
 import java.time.Duration;
@@ -214,7 +215,7 @@ class LifecycleTest {
         assertEquals(2, system.liveActors());
         assertTrue(other.isAlive());
 
-        List<Thread> threads = system.runtime().scheduler().threads();
+        List<Thread> threads = Scheduler.of(system.runtime()).threads();
         assertFalse(threads.isEmpty());
         assertTrue(system.shutdown(LONG), "clean shutdown");
         assertFalse(other.isAlive());
@@ -223,7 +224,7 @@ class LifecycleTest {
         for (Thread t : threads) {
             assertFalse(t.isAlive(), t + " still alive");
         }
-        assertTrue(system.runtime().scheduler().threads().isEmpty());
+        assertTrue(Scheduler.of(system.runtime()).threads().isEmpty());
         assertEquals(0, Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.getName().startsWith("stop-order")).count(), "no thread of the system left");
         assertThrows(IllegalStateException.class, () -> system.spawn((c, m) -> Behavior.same()));

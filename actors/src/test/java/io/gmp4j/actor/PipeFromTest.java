@@ -1,5 +1,6 @@
 package io.gmp4j.actor;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.NoUncaughtExceptions;
 import io.gmp4j.TestSupport;
 import io.gmp4j.chan.Chan;
@@ -64,17 +65,17 @@ class PipeFromTest {
     void thePipeEndsWhenTheActorStops() throws Exception {
         try (ActorSystem system = ActorSystem.builder().name("pipe-stop").maxProcs(2).build()) {
             Chan<Integer> never = new Chan<>(); // nobody sends, nobody closes
-            long before = system.runtime().scheduler().numGoroutine();
+            long before = Scheduler.of(system.runtime()).numGoroutine();
             ActorRef<Event> a = system.spawn(Behavior.<Event>setup(ctx -> {
                 ctx.pipeFrom(never, Value::new, Closed::new);
                 return (c, e) -> Behavior.same();
             }));
-            TestSupport.awaitCondition(() -> system.runtime().scheduler().numGoroutine() == before + 1,
-                    () -> "no piping goroutine: " + system.runtime().scheduler().numGoroutine());
+            TestSupport.awaitCondition(() -> Scheduler.of(system.runtime()).numGoroutine() == before + 1,
+                    () -> "no piping goroutine: " + Scheduler.of(system.runtime()).numGoroutine());
             a.stop();
             system.whenTerminated(a).get(Duration.ofSeconds(TestSupport.TIMEOUT_S));
-            TestSupport.awaitCondition(() -> system.runtime().scheduler().numGoroutine() == before,
-                    () -> "the piping goroutine outlived its actor: " + system.runtime().scheduler().numGoroutine());
+            TestSupport.awaitCondition(() -> Scheduler.of(system.runtime()).numGoroutine() == before,
+                    () -> "the piping goroutine outlived its actor: " + Scheduler.of(system.runtime()).numGoroutine());
             assertTrue(never.trySend(1) == false, "the pipe no longer receives");
         }
     }

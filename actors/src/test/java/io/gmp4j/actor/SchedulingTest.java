@@ -2,7 +2,7 @@ package io.gmp4j.actor;
 
 import io.gmp4j.NoUncaughtExceptions;
 import io.gmp4j.TestSupport;
-import io.gmp4j.runtime.SchedStats;
+import io.gmp4j.SchedStats;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -1,5 +1,6 @@
 package io.gmp4j.actor;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.NoUncaughtExceptions;
 import io.gmp4j.TestSupport;
 import java.time.Duration;
@@ -458,7 +459,7 @@ class SupervisorTest {
         for (String id : List.of("a", "b", "c")) {
             assertEquals(id + "#1", ping(sup.child(id)));
         }
-        List<Thread> threads = system.runtime().scheduler().threads();
+        List<Thread> threads = Scheduler.of(system.runtime()).threads();
         assertTrue(system.shutdown(LONG));
         TestSupport.awaitCondition(() -> p.events.size() == 4, () -> p.events.toString());
         assertEquals(List.of("stop:c", "stop:b", "stop:a", "supervisor"), p.events);

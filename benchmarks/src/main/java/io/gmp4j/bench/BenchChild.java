@@ -1,5 +1,6 @@
 package io.gmp4j.bench;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.GoRuntime;
 
 import java.util.ArrayList;
@@ -416,12 +417,12 @@ public final class BenchChild {
                     BenchContext ctxOn = new BenchContext.Gmp4j(on);
                     BenchContext ctxOff = new BenchContext.Gmp4j(off);
                     printResult("floor-switch", impl, procs, perOp(measure(ctxOn, warmup, measured,
-                            () -> Floor.switchGPark(on.scheduler(), SWITCH_ROUNDS)), 2.0 * SWITCH_ROUNDS), "ns/op");
+                            () -> Floor.switchGPark(Scheduler.of(on), SWITCH_ROUNDS)), 2.0 * SWITCH_ROUNDS), "ns/op");
                     printResult("floor-switch-locksupport", impl, procs, perOp(measure(ctxOn, warmup, measured,
-                            () -> Floor.switchLockSupport(r -> on.scheduler().go(r).thread(), SWITCH_ROUNDS)),
+                            () -> Floor.switchLockSupport(r -> Scheduler.of(on).go(r).thread(), SWITCH_ROUNDS)),
                             2.0 * SWITCH_ROUNDS), "ns/op");
                     printResult("floor-execute", impl, procs, perOp(measure(ctxOn, warmup, measured,
-                            () -> Floor.execute(on.scheduler(), EXECUTE_N, EXECUTE_BATCH)), EXECUTE_N), "ns/op");
+                            () -> Floor.execute(Scheduler.of(on), EXECUTE_N, EXECUTE_BATCH)), EXECUTE_N), "ns/op");
                     // Interleave registry on/off reps so drift hits both alike.
                     List<Double> sOn = new ArrayList<>();
                     List<Double> sOff = new ArrayList<>();

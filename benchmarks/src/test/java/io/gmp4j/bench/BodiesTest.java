@@ -1,5 +1,6 @@
 package io.gmp4j.bench;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.GoRuntime;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -67,9 +68,9 @@ class BodiesTest {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(1).name("floor-test").build()) {
             long[] ns = new long[3];
             rt.main(() -> {
-                ns[0] = Floor.switchGPark(rt.scheduler(), 1_000);
-                ns[1] = Floor.switchLockSupport(r -> rt.scheduler().go(r).thread(), 1_000);
-                ns[2] = Floor.execute(rt.scheduler(), 10_000, 128);
+                ns[0] = Floor.switchGPark(Scheduler.of(rt), 1_000);
+                ns[1] = Floor.switchLockSupport(r -> Scheduler.of(rt).go(r).thread(), 1_000);
+                ns[2] = Floor.execute(Scheduler.of(rt), 10_000, 128);
             });
             for (long n : ns) {
                 assertTrue(n > 0);

@@ -81,7 +81,7 @@ final class CancelCtx implements Context, Canceler {
     private void arm() {
         Scheduler s = Scheduler.current();
         if (s == null) {
-            s = GoRuntime.defaultRuntime().scheduler();
+            s = Scheduler.of(GoRuntime.defaultRuntime());
         }
         RuntimeTimer t = s.newTimer(() -> cancel(true, DEADLINE_EXCEEDED));
         t.reset(deadlineNanos); // outside the guard: no lock is ever held across the timer heap's

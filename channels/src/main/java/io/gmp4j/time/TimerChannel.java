@@ -39,7 +39,7 @@ abstract class TimerChannel {
 
     TimerChannel() {
         Scheduler s = Scheduler.current();
-        this.sched = s != null ? s : GoRuntime.defaultRuntime().scheduler();
+        this.sched = s != null ? s : Scheduler.of(GoRuntime.defaultRuntime());
     }
 
     /** The channel the time is delivered on. */

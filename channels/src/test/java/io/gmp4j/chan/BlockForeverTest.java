@@ -1,5 +1,6 @@
 package io.gmp4j.chan;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.DeadlockError;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.NoUncaughtExceptions;
@@ -29,7 +30,7 @@ class BlockForeverTest {
     void blockedGoroutineLetsTheOthersRun(int procs) {
         try (GoRuntime rt = runtime(procs, "block-forever")) {
             AtomicBoolean returned = new AtomicBoolean();
-            G blocked = rt.scheduler().go(() -> {
+            G blocked = Scheduler.of(rt).go(() -> {
                 Select.blockForever();
                 returned.set(true);
             });

@@ -3,7 +3,7 @@ package io.gmp4j.chan;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.NoUncaughtExceptions;
 import io.gmp4j.TestSupport;
-import io.gmp4j.runtime.SchedStats;
+import io.gmp4j.SchedStats;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.gmp4j.chan;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.TestSupport;
 import io.gmp4j.runtime.G;
@@ -80,7 +81,7 @@ final class ChanTestSupport {
 
         /** Starts {@code body} as a goroutine; returns its G. */
         G go(TestSupport.Body body) {
-            return rt.scheduler().go(wrap(body));
+            return Scheduler.of(rt).go(wrap(body));
         }
 
         /** Starts {@code body} on a new platform thread. */

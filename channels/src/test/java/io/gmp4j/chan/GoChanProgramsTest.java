@@ -1,5 +1,6 @@
 package io.gmp4j.chan;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.NoUncaughtExceptions;
 import io.gmp4j.TestSupport;
@@ -178,7 +179,7 @@ class GoChanProgramsTest {
                 group.join();
                 return;
             }
-            G g = rt.scheduler().go(() -> {
+            G g = Scheduler.of(rt).go(() -> {
                 try {
                     f.run();
                     escaped.compareAndSet(null, new AssertionError("function did not block (" + reason + ")"));

@@ -1,5 +1,6 @@
 package io.gmp4j.chan;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.DeadlockError;
 import io.gmp4j.Go;
 import io.gmp4j.GoRuntime;
@@ -549,7 +550,7 @@ class GoSelectTest {
         try (GoRuntime rt = runtime(1, "empty-select")) {
             // In a goroutine: parked for good (shown by its state and the dump); the runtime is
             // closed with it still parked.
-            G g = rt.scheduler().go(() -> {
+            G g = Scheduler.of(rt).go(() -> {
                 new Select().select();
                 fail("select {} returned");
             });

@@ -1,5 +1,6 @@
 package io.gmp4j.chan;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.LeakedGoroutine;
 import io.gmp4j.Metrics;
@@ -75,8 +76,8 @@ class LeakProfileTest {
         CountDownLatch ran = new CountDownLatch(1);
         rt.go(ran::countDown);
         TestSupport.await(ran, rt::dump);
-        assertTrue(rt.scheduler().close(10_000), "every runtime thread ended");
-        assertTrue(rt.scheduler().threads().isEmpty(), () -> rt.scheduler().threads().toString());
+        assertTrue(Scheduler.of(rt).close(10_000), "every runtime thread ended");
+        assertTrue(Scheduler.of(rt).threads().isEmpty(), () -> Scheduler.of(rt).threads().toString());
     }
 
     /** Started by a goroutine, it runs from its P's runnext: the P must not keep the task it ran. */

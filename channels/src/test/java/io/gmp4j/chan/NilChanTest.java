@@ -1,5 +1,6 @@
 package io.gmp4j.chan;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.DeadlockError;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.NoUncaughtExceptions;
@@ -89,15 +90,15 @@ class NilChanTest {
         try (GoRuntime rt = runtime(procs, "nil-chan-block")) {
             Chan<Integer> c = Chan.nil();
             AtomicReference<Throwable> escaped = new AtomicReference<>();
-            G sender = rt.scheduler().go(() -> escape(escaped, () -> c.send(7)));
-            G receiver = rt.scheduler().go(() -> escape(escaped, c::recv));
-            G receiverOk = rt.scheduler().go(() -> escape(escaped, c::recvOk));
-            G ranger = rt.scheduler().go(() -> escape(escaped, () -> {
+            G sender = Scheduler.of(rt).go(() -> escape(escaped, () -> c.send(7)));
+            G receiver = Scheduler.of(rt).go(() -> escape(escaped, c::recv));
+            G receiverOk = Scheduler.of(rt).go(() -> escape(escaped, c::recvOk));
+            G ranger = Scheduler.of(rt).go(() -> escape(escaped, () -> {
                 for (Integer v : c) {
                     fail("range over nil yielded " + v);
                 }
             }));
-            G iterating = rt.scheduler().go(() -> escape(escaped, () -> {
+            G iterating = Scheduler.of(rt).go(() -> escape(escaped, () -> {
                 Iterator<Integer> it = c.iterator();
                 it.next();
             }));
@@ -209,13 +210,13 @@ class NilChanTest {
         try (GoRuntime rt = runtime(procs, "nil-select-pair")) {
             Chan<Integer> c = Chan.nil();
             AtomicReference<Throwable> escaped = new AtomicReference<>();
-            G sendSel = rt.scheduler().go(() -> escape(escaped, () -> {
+            G sendSel = Scheduler.of(rt).go(() -> escape(escaped, () -> {
                 Select s = new Select();
                 s.send(c, 1);
                 s.select();
             }));
-            G recvSel = rt.scheduler().go(() -> escape(escaped, () -> Select.select(Select.onRecv(c, v -> fail("received " + v)))));
-            G plainSend = rt.scheduler().go(() -> escape(escaped, () -> c.send(2)));
+            G recvSel = Scheduler.of(rt).go(() -> escape(escaped, () -> Select.select(Select.onRecv(c, v -> fail("received " + v)))));
+            G plainSend = Scheduler.of(rt).go(() -> escape(escaped, () -> c.send(2)));
             awaitParked(rt, sendSel, "select");
             awaitParked(rt, recvSel, "select");
             awaitParked(rt, plainSend, "chan send (nil chan)");

@@ -1,5 +1,6 @@
 package io.gmp4j.time;
 
+import io.gmp4j.runtime.Scheduler;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.gmp4j.GoRuntime;
@@ -18,7 +19,7 @@ public final class Bubbles {
     /** Runs {@code body} in a new bubble on {@code rt}; returns when the bubble's goroutines have all ended. */
     public static void run(GoRuntime rt, Runnable body) {
         AtomicReference<Throwable> failed = new AtomicReference<>();
-        Bubble b = Bubble.start(rt.scheduler(), () -> {
+        Bubble b = Bubble.start(Scheduler.of(rt), () -> {
             try {
                 body.run();
             } catch (Throwable t) {

@@ -3,8 +3,9 @@ package io.gmp4j.examples;
 import io.gmp4j.Go;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.Syscall;
-import io.gmp4j.runtime.G;
-import io.gmp4j.runtime.SchedStats;
+import io.gmp4j.SchedStats;
+import io.gmp4j.chan.Chan;
+import io.gmp4j.sync.WaitGroup;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -101,7 +102,8 @@ final class SchedDemo {
     private static void fanOut(int n) {
         long t0 = System.nanoTime();
         AtomicLong sum = new AtomicLong();
-        WaitGroupLite wg = new WaitGroupLite(n);
+        WaitGroup wg = new WaitGroup();
+        wg.add(n);
         for (int i = 0; i < n; i++) {
             int k = i;
             go(() -> {
@@ -113,43 +115,38 @@ final class SchedDemo {
         System.out.printf("fan-out: %,d goroutines, sum=%,d, %.1f ms%n", n, sum.get(), (System.nanoTime() - t0) / 1e6);
     }
 
-    /** Pairs of goroutines readying each other: each wake-up lands in the waker's runnext. */
+    /**
+     * Pairs of goroutines trading a token over unbuffered channels: each send readies the
+     * receiver into the sender's runnext, so a pair stays on one P.
+     */
     private static void pingPong(int pairs, int rounds) {
         long t0 = System.nanoTime();
-        WaitGroupLite wg = new WaitGroupLite(pairs);
+        WaitGroup wg = new WaitGroup();
         for (int p = 0; p < pairs; p++) {
-            go(() -> {
-                G self = G.current();
-                G[] peer = new G[1];
-                AtomicInteger ready = new AtomicInteger();
-                go(() -> {
-                    peer[0] = G.current();
-                    ready.set(1);
-                    self.ready();
-                    for (int i = 0; i < rounds; i++) {
-                        G.current().park("ping");
-                        self.ready();
-                    }
-                });
-                while (ready.get() == 0) {
-                    self.park("wait peer");
-                }
+            Chan<Integer> ping = new Chan<>();
+            Chan<Integer> pong = new Chan<>();
+            wg.go(() -> {
                 for (int i = 0; i < rounds; i++) {
-                    peer[0].ready();
-                    self.park("pong");
+                    pong.send(ping.recv());
                 }
-                wg.done();
+            });
+            wg.go(() -> {
+                for (int i = 0; i < rounds; i++) {
+                    ping.send(i);
+                    pong.recv();
+                }
             });
         }
         wg.await();
         double ns = (System.nanoTime() - t0) / (double) (pairs * rounds * 2);
-        System.out.printf("ping-pong: %d pairs x %,d rounds, %.0f ns per switch%n", pairs, rounds, ns);
+        System.out.printf("ping-pong: %d pairs x %,d rounds, %.0f ns per hand-over%n", pairs, rounds, ns);
     }
 
     /** Goroutines blocked in a syscall while the rest keep computing: Ps are handed off. */
     private static void syscalls(int n) {
         long t0 = System.nanoTime();
-        WaitGroupLite wg = new WaitGroupLite(n * 2);
+        WaitGroup wg = new WaitGroup();
+        wg.add(n * 2);
         for (int i = 0; i < n; i++) {
             go(() -> {
                 try {
@@ -184,7 +181,8 @@ final class SchedDemo {
      */
     private static void stuck() {
         long t0 = System.nanoTime();
-        WaitGroupLite wg = new WaitGroupLite(1 + 1_000);
+        WaitGroup wg = new WaitGroup();
+        wg.add(1 + 1_000);
         go(() -> {
             long until = System.nanoTime() + 200_000_000L;
             while (System.nanoTime() < until) {
@@ -205,30 +203,5 @@ final class SchedDemo {
         wg.await();
         System.out.printf("stuck goroutine: the other 1,000 finished after %.1f ms while it spun for 200 ms%n",
                 (doneAt[0] - t0) / 1e6);
-    }
-
-    /**
-     * A minimal wait group on gopark/goready (the channels module brings the real WaitGroup):
-     * the waiter parks once; the last done() readies it.
-     */
-    private static final class WaitGroupLite {
-        private final AtomicInteger left;
-        private final G waiter = G.current();
-
-        WaitGroupLite(int n) {
-            left = new AtomicInteger(n);
-        }
-
-        void done() {
-            if (left.decrementAndGet() == 0) {
-                waiter.ready();
-            }
-        }
-
-        void await() {
-            while (left.get() > 0) {
-                waiter.park("semacquire");
-            }
-        }
     }
 }

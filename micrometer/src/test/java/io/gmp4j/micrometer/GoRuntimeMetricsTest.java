@@ -1,5 +1,6 @@
 package io.gmp4j.micrometer;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.Metrics;
 import io.gmp4j.NoUncaughtExceptions;
@@ -37,7 +38,7 @@ class GoRuntimeMetricsTest {
             List<Thread> threads = new ArrayList<>();
             CountDownLatch published = new CountDownLatch(n);
             for (int i = 0; i < n; i++) {
-                threads.add(rt.scheduler().go(() -> {
+                threads.add(Scheduler.of(rt).go(() -> {
                     Waiter w = Waiter.current();
                     synchronized (waiters) {
                         waiters.add(w);

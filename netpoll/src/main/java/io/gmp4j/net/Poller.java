@@ -87,7 +87,7 @@ abstract class Poller implements Netpoll {
     static Poller current() {
         Scheduler s = Scheduler.current();
         if (s == null) {
-            s = GoRuntime.defaultRuntime().scheduler();
+            s = Scheduler.of(GoRuntime.defaultRuntime());
         }
         Netpoll np = s.attachNetpoll(host -> perP() ? new ProcPoller(host) : new ThreadPoller(host));
         if (!(np instanceof Poller p)) {

@@ -1,7 +1,8 @@
 package io.gmp4j.net;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.TestSupport;
-import io.gmp4j.runtime.SchedStats;
+import io.gmp4j.SchedStats;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -120,7 +121,7 @@ class EchoTest extends NetTestBase {
         assertEquals((long) conns * messages * msgSize, bytes.get());
         SchedStats s = rt.stats();
         assertTrue(s.injections() > 0, "readied goroutines enter by injectglist: " + s);
-        assertTrue(s.netpoll() != null && s.netpoll().startsWith(((Poller) rt.scheduler().attachedNetpoll()).transport.word),
+        assertTrue(s.netpoll() != null && s.netpoll().startsWith(((Poller) Scheduler.of(rt).attachedNetpoll()).transport.word),
                 "stats name the transport: " + s);
         assertTrue(s.counters().contains("netpoll=["), s.counters());
     }

@@ -1,5 +1,6 @@
 package io.gmp4j.net;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.TestSupport;
 import org.junit.jupiter.api.AfterAll;
@@ -27,7 +28,7 @@ abstract class NetTestBase {
     }
 
     static void assertPollerStopped() {
-        if (rt.scheduler().attachedNetpoll() instanceof Poller p) {
+        if (Scheduler.of(rt).attachedNetpoll() instanceof Poller p) {
             try {
                 if (!p.awaitStopped(10_000)) {
                     throw new AssertionError("netpoll still running after the runtime closed: " + p);

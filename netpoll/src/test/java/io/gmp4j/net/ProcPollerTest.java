@@ -1,5 +1,6 @@
 package io.gmp4j.net;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.TestSupport;
 import org.junit.jupiter.api.Test;
@@ -60,7 +61,7 @@ class ProcPollerTest extends NetTestBase {
             }
         });
         String d = p.describe();
-        for (int pid = 0; pid < rt.scheduler().gomaxprocs(); pid++) {
+        for (int pid = 0; pid < Scheduler.of(rt).gomaxprocs(); pid++) {
             assertTrue(p.loopTurns(pid) > 0, "loop of P" + pid + " never ran: " + d);
         }
         l.close();
@@ -155,7 +156,7 @@ class ProcPollerTest extends NetTestBase {
                 for (int i = 0; i < TestSupport.stress(200, 50); i++) {
                     TestSupport.awaitCondition(() -> p.blockedLoops() == 2, () -> "not every loop has an M waiting in it: " + p);
                     java.util.concurrent.CountDownLatch fired = new java.util.concurrent.CountDownLatch(1);
-                    idle.scheduler().newTimer(fired::countDown).reset(System.nanoTime() + 1_000_000L * (i % 3));
+                    Scheduler.of(idle).newTimer(fired::countDown).reset(System.nanoTime() + 1_000_000L * (i % 3));
                     TestSupport.await(fired, () -> "the timer never fired: " + idle.stats());
                 }
             } finally {

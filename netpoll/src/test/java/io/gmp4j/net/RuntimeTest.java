@@ -1,8 +1,9 @@
 package io.gmp4j.net;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.TestSupport;
-import io.gmp4j.runtime.SchedStats;
+import io.gmp4j.SchedStats;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.atomic.AtomicReference;
@@ -32,7 +33,7 @@ class RuntimeTest extends NetTestBase {
             // main parked on the network.
             TestSupport.awaitCondition(() -> {
                 SchedStats s = rt.stats();
-                int blocked = rt.scheduler().attachedNetpoll() instanceof Poller p ? p.blockedLoops() : 0;
+                int blocked = Scheduler.of(rt).attachedNetpoll() instanceof Poller p ? p.blockedLoops() : 0;
                 return s.idleThreads() + blocked == s.threads() - 1;
             }, () -> "Ms never went idle: " + rt.stats());
             try {
@@ -137,7 +138,7 @@ class RuntimeTest extends NetTestBase {
             });
             TestSupport.runInGoroutine(other, () -> b.set(Poller.current()));
             assertSame(a.get(), b.get(), "one poller per runtime");
-            assertSame(a.get(), other.scheduler().attachedNetpoll());
+            assertSame(a.get(), Scheduler.of(other).attachedNetpoll());
             go(() -> assertFalse(Poller.current() == a.get(), "each runtime has its own"));
             assertTrue(other.stats().counters().contains("netpoll=[" + a.get().transport.word + " "), other.stats().counters());
             // A goroutine of `other` parked in accept when its runtime closes: the poller goes too.

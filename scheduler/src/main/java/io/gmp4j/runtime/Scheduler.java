@@ -1,5 +1,7 @@
 package io.gmp4j.runtime;
 
+import io.gmp4j.GoRuntime;
+import io.gmp4j.SchedStats;
 import io.gmp4j.runtime.spi.Netpoll;
 
 import java.util.ArrayList;
@@ -386,6 +388,33 @@ public final class Scheduler extends SchedLoop implements Executor, AutoCloseabl
     public interface MainWait {
         /** All goroutines are asleep. Called on an M; must not block. */
         void deadlock();
+    }
+
+    /**
+     * How a {@link GoRuntime} hands out its scheduler: set once, by {@code GoRuntime}'s class
+     * initializer, which has run before any {@code GoRuntime} exists, so {@link #of} never
+     * reads it null. {@code GoRuntime} keeps no public accessor: the scheduler is not API.
+     */
+    private static volatile java.util.function.Function<GoRuntime, Scheduler> runtimeAccess;
+
+    /**
+     * The scheduler under {@code rt}: how gmp4j's own modules (channels, netpoll, actors, the
+     * test module) reach the runtime beneath the API.
+     */
+    public static Scheduler of(GoRuntime rt) {
+        return runtimeAccess.apply(java.util.Objects.requireNonNull(rt, "rt"));
+    }
+
+    /**
+     * Called once, by {@code GoRuntime}'s class initializer, with the accessor {@link #of} uses.
+     *
+     * @throws IllegalStateException on a second call
+     */
+    public static synchronized void bindRuntimeAccess(java.util.function.Function<GoRuntime, Scheduler> access) {
+        if (runtimeAccess != null) {
+            throw new IllegalStateException("the GoRuntime accessor is bound already");
+        }
+        runtimeAccess = access;
     }
 
     /** Records the public runtime object that owns this scheduler (set once by GoRuntime). */

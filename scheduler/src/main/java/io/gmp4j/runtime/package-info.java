@@ -1,6 +1,14 @@
 /**
  * The GMP runtime: a port of Go's {@code runtime/proc.go} onto JDK virtual threads.
  *
+ * <p><b>Internal: not an API.</b> The public types of this package and its subpackages exist
+ * for gmp4j's own modules (channels, netpoll, actors, the test, agent and Vert.x modules) and
+ * change with the runtime without notice; programs use {@code io.gmp4j} ({@code Go},
+ * {@code GoRuntime}, {@code SchedStats}, {@code Metrics}) and the packages built on it. No API
+ * member names a type of this package ({@code ApiSurfaceTest} in the examples checks it). A
+ * module reaches the scheduler under a runtime with {@link io.gmp4j.runtime.Scheduler#of}.
+ * Why a marked package and not JPMS qualified exports: {@link io.gmp4j.runtime.spi}.
+ *
  * <p>Start with {@link io.gmp4j.runtime.Scheduler}: its class comment is the design essay
  * (G, M, P; the wakep/spinning protocol and its two StoreLoad sequences; what differs from Go).
  * One file per concept: {@code RunQueue} (P's ring and runnext), {@code GlobalRunQueue},
@@ -78,7 +86,7 @@
  *   <li><b>Locks that goroutines and Ms share are spin locks</b> ({@code SpinLock}), never
  *       {@code ReentrantLock} or {@code synchronized}: a goroutine waiting on a queued lock
  *       unmounts and becomes the waiter the lock hands over to, and if every M is queued behind
- *       it nothing can run it (a deadlock that {@code RuntimeTimerTest} reproduced).</li>
+ *       it nothing can run it ({@code RuntimeTimerTest} holds that case).</li>
  *   <li><b>A P in user code can be taken away.</b> The JDK cannot preempt a continuation, so
  *       sysmon retakes a P whose goroutine ignores the preempt flag by CAS
  *       {@code USER -> IDLE}; every owner operation from goroutine code first CASes
@@ -91,11 +99,11 @@
  *   <li><b>runnext inheritance is capped by count</b> ({@code MAX_RUNNEXT_INHERITS = 3}), since
  *       sysmon cannot force Go's 10 ms slice.</li>
  *   <li><b>After dropping {@code nmspinning}, an M re-checks the global queue under the lock
- *       and then every P</b> (Go issue 43997): {@code WakeupTest} loses goroutines without it.
- *       And a {@code wakep} that finds no idle P sets {@code needspinning} and drops its
- *       {@code nmspinning} under the same lock (Go 1.21's {@code pidlegetSpinning}): without
- *       it, {@code GoChanTest} hung about once in 15 runs with work in the global queue and
- *       every M asleep.</li>
+ *       and then every P</b> (Go issue 43997): without it goroutines are lost
+ *       ({@code WakeupTest}). And a {@code wakep} that finds no idle P sets {@code needspinning}
+ *       and drops its {@code nmspinning} under the same lock (Go 1.21's
+ *       {@code pidlegetSpinning}): without it work can sit in the global queue with every M
+ *       asleep ({@code NeedSpinningJcstress} and its broken twin).</li>
  * </ul>
  */
 package io.gmp4j.runtime;

@@ -1,5 +1,6 @@
 package io.gmp4j.runtime;
 
+import io.gmp4j.SchedStats;
 import io.gmp4j.Go;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.NoUncaughtExceptions;
@@ -67,7 +68,7 @@ class GomaxprocsTest {
         int resizes = TestSupport.stress(120, 24);
         int[] cycle = startProcs == 4 ? new int[] {1, 3, 2, 4} : new int[] {4, 3, 1, 2};
         try (GoRuntime rt = GoRuntime.builder().maxProcs(startProcs).name("resize-ring-" + startProcs).build()) {
-            Scheduler sched = rt.scheduler();
+            Scheduler sched = Scheduler.of(rt);
             G[] ring = new G[goroutines];
             @SuppressWarnings("unchecked")
             ConcurrentLinkedQueue<Token>[] inbox = new ConcurrentLinkedQueue[goroutines];
@@ -170,7 +171,7 @@ class GomaxprocsTest {
     @Test
     void timersOfRemovedPsMoveAndFire() {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(4).name("resize-timers").build()) {
-            Scheduler sched = rt.scheduler();
+            Scheduler sched = Scheduler.of(rt);
             int sleepers = 4;
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
             RuntimeTimer[] timers = new RuntimeTimer[sleepers];
@@ -294,7 +295,7 @@ class GomaxprocsTest {
             assertTrue(big.getMessage().contains("maxThreads=8"), big.getMessage());
             AtomicReference<Throwable> fromCallback = new AtomicReference<>();
             CountDownLatch ran = new CountDownLatch(1);
-            rt.scheduler().newTimer(() -> {
+            Scheduler.of(rt).newTimer(() -> {
                 try {
                     rt.gomaxprocs(1);
                 } catch (Throwable t) {
@@ -360,7 +361,7 @@ class GomaxprocsTest {
         int chains = 64;
         int steps = TestSupport.stress(20_000, 4_000);
         try (GoRuntime rt = GoRuntime.builder().maxProcs(1).name("resize-plain").build()) {
-            Scheduler sched = rt.scheduler();
+            Scheduler sched = Scheduler.of(rt);
             AtomicIntegerArray ran = new AtomicIntegerArray(chains);
             AtomicIntegerArray ended = new AtomicIntegerArray(chains);
             AtomicInteger chainsEnded = new AtomicInteger();

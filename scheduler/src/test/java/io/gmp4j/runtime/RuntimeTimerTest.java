@@ -25,7 +25,7 @@ class RuntimeTimerTest {
     /** Waits for a timer armed after {@code when}: by then any timer due earlier has fired. */
     private static void passTime(GoRuntime rt, long when) {
         CountDownLatch witness = new CountDownLatch(1);
-        rt.scheduler().newTimer(witness::countDown).reset(when);
+        Scheduler.of(rt).newTimer(witness::countDown).reset(when);
         TestSupport.await(witness, () -> "witness timer never fired: " + rt.stats());
     }
 
@@ -36,7 +36,7 @@ class RuntimeTimerTest {
             AtomicLong firedAt = new AtomicLong();
             CountDownLatch fired = new CountDownLatch(1);
             long deadline = System.nanoTime() + ms(20);
-            RuntimeTimer t = rt.scheduler().newTimer(() -> {
+            RuntimeTimer t = Scheduler.of(rt).newTimer(() -> {
                 firedAt.set(System.nanoTime());
                 fires.incrementAndGet();
                 fired.countDown();
@@ -57,7 +57,7 @@ class RuntimeTimerTest {
     void stopBeforeFiringPreventsIt() {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(1).name("timer-stop").build()) {
             AtomicInteger fires = new AtomicInteger();
-            RuntimeTimer t = rt.scheduler().newTimer(fires::incrementAndGet);
+            RuntimeTimer t = Scheduler.of(rt).newTimer(fires::incrementAndGet);
             long deadline = System.nanoTime() + ms(30);
             t.reset(deadline);
             assertTrue(t.stop(), "stop prevented a pending firing");
@@ -74,7 +74,7 @@ class RuntimeTimerTest {
             AtomicLong firedAt = new AtomicLong();
             AtomicInteger fires = new AtomicInteger();
             CountDownLatch fired = new CountDownLatch(1);
-            RuntimeTimer t = rt.scheduler().newTimer(() -> {
+            RuntimeTimer t = Scheduler.of(rt).newTimer(() -> {
                 firedAt.set(System.nanoTime());
                 fires.incrementAndGet();
                 fired.countDown();
@@ -90,7 +90,7 @@ class RuntimeTimerTest {
 
             CountDownLatch fired2 = new CountDownLatch(1);
             AtomicLong firedAt2 = new AtomicLong();
-            RuntimeTimer u = rt.scheduler().newTimer(() -> {
+            RuntimeTimer u = Scheduler.of(rt).newTimer(() -> {
                 firedAt2.set(System.nanoTime());
                 fired2.countDown();
             });
@@ -111,7 +111,7 @@ class RuntimeTimerTest {
             AtomicInteger early = new AtomicInteger();
             RuntimeTimer[] self = new RuntimeTimer[1];
             AtomicLong due = new AtomicLong();
-            self[0] = rt.scheduler().newTimer(() -> {
+            self[0] = Scheduler.of(rt).newTimer(() -> {
                 if (System.nanoTime() - due.get() < 0) {
                     early.incrementAndGet();
                 }
@@ -144,7 +144,7 @@ class RuntimeTimerTest {
                 int k = i;
                 deadlines[i] = base + rnd.nextLong(ms(200));
                 last = Math.max(last, deadlines[i]);
-                timers[i] = rt.scheduler().newTimer(() -> {
+                timers[i] = Scheduler.of(rt).newTimer(() -> {
                     if (System.nanoTime() - deadlines[k] < 0) {
                         early.incrementAndGet();
                     }
@@ -187,7 +187,7 @@ class RuntimeTimerTest {
                     SplittableRandom rnd = new SplittableRandom(seed);
                     RuntimeTimer[] mine = new RuntimeTimer[64];
                     for (int i = 0; i < mine.length; i++) {
-                        mine[i] = rt.scheduler().newTimer(fires::incrementAndGet);
+                        mine[i] = Scheduler.of(rt).newTimer(fires::incrementAndGet);
                         all.add(mine[i]);
                     }
                     for (int i = 0; i < perGoroutine; i++) {
@@ -250,7 +250,7 @@ class RuntimeTimerTest {
                     int k = i;
                     deadlines[i] = base + rnd.nextLong(ms(200));
                     last = Math.max(last, deadlines[i]);
-                    timers[i] = rt.scheduler().newTimer(() -> {
+                    timers[i] = Scheduler.of(rt).newTimer(() -> {
                         fires.incrementAndGet(k);
                         all.countDown();
                     });

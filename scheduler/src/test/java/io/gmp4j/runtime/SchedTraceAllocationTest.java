@@ -26,7 +26,7 @@ class SchedTraceAllocationTest {
     @Test
     void theDisabledPathAllocatesNothing() throws Exception {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(1).name("trace-alloc").build()) {
-            Scheduler s = rt.scheduler();
+            Scheduler s = Scheduler.of(rt);
             P p = s.allp[0];
             M m = new M(s, 99, false); // never started: only its fields are read
             G g = new G(1, s);

@@ -1,5 +1,6 @@
 package io.gmp4j.test;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.GoRuntime;
 import java.lang.reflect.Method;
 import java.util.Optional;
@@ -143,7 +144,7 @@ public final class GoTestExtension implements InvocationInterceptor {
             try {
                 AtomicReference<Throwable> thrown = new AtomicReference<>();
                 CountDownLatch ended = new CountDownLatch(1);
-                Thread waiter = Thread.ofPlatform().daemon().name(rt.scheduler().toString() + " main").start(() -> {
+                Thread waiter = Thread.ofPlatform().daemon().name(Scheduler.of(rt).toString() + " main").start(() -> {
                     try {
                         rt.main(main);
                     } catch (Throwable t) {
@@ -157,7 +158,7 @@ public final class GoTestExtension implements InvocationInterceptor {
                     // waiting thread stays parked (a daemon): the main goroutine it waits for
                     // never ends.
                     String dump = rt.dump();
-                    rt.scheduler().close(1_000);
+                    Scheduler.of(rt).close(1_000);
                     closed = true;
                     return new GoroutineTimeoutError(timeoutMillis, dump);
                 }
@@ -178,7 +179,7 @@ public final class GoTestExtension implements InvocationInterceptor {
                 return null;
             } finally {
                 if (!closed) {
-                    rt.scheduler().close(1_000);
+                    Scheduler.of(rt).close(1_000);
                 }
             }
         }

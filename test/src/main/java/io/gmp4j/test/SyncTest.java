@@ -74,7 +74,7 @@ public final class SyncTest {
         }
         Scheduler s = Scheduler.current();
         if (s == null || !(s.owner() instanceof GoRuntime)) {
-            s = GoRuntime.defaultRuntime().scheduler();
+            s = Scheduler.of(GoRuntime.defaultRuntime());
         }
         // The body's own failure is caught here, so it is not also a panic of the runtime: run's
         // caller gets it. Other goroutines' panics go to the runtime as any panic, and to run.

@@ -1,5 +1,6 @@
 package io.gmp4j.test;
 
+import io.gmp4j.runtime.Scheduler;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -36,7 +37,7 @@ class GoTestExtensionTest {
         void runsAsTheMainGoroutineOfAFreshRuntime() {
             assertTrue(G.current() != null, "the body is not a goroutine");
             seenProcs.set(Go.gomaxprocs());
-            seenSeed.set(GoRuntime.current().scheduler().seed().orElseThrow());
+            seenSeed.set(Scheduler.of(GoRuntime.current()).seed().orElseThrow());
             Chan<Integer> ch = new Chan<>();
             Go.go(() -> {
                 ch.send(41);
@@ -100,7 +101,7 @@ class GoTestExtensionTest {
     static class Replayed {
         @GoTest(procs = 1)
         void recordsItsInterleaving() {
-            seenSeed.set(GoRuntime.current().scheduler().seed().orElseThrow());
+            seenSeed.set(Scheduler.of(GoRuntime.current()).seed().orElseThrow());
             lastTrace.set(SeededScheduleTest.workload());
         }
     }

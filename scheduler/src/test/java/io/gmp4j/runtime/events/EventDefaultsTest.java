@@ -3,7 +3,7 @@ package io.gmp4j.runtime.events;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.NoUncaughtExceptions;
 import io.gmp4j.TestSupport;
-import io.gmp4j.runtime.SchedStats;
+import io.gmp4j.SchedStats;
 import io.gmp4j.runtime.Scheduler;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
@@ -47,13 +47,13 @@ class EventDefaultsTest {
                     }
                     // entersyscallblock hands the P off at once, each time
                     for (int i = 0; i < BLOCKING_SYSCALLS; i++) {
-                        long token = rt.scheduler().entersyscall(true);
-                        rt.scheduler().exitsyscall(token);
+                        long token = Scheduler.of(rt).entersyscall(true);
+                        Scheduler.of(rt).exitsyscall(token);
                     }
                 });
                 TestSupport.await(done, () -> done.getCount() + " left: " + rt.stats());
                 TestSupport.awaitCondition(() -> rt.numGoroutine() == 0, () -> "goroutines left: " + rt.stats());
-                Scheduler s = rt.scheduler();
+                Scheduler s = Scheduler.of(rt);
                 rt.close(); // sysmon and the Ms stop: nothing decides after the counters are read
                 stats = s.stats();
             }

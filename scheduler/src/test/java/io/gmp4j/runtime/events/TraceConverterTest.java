@@ -1,5 +1,6 @@
 package io.gmp4j.runtime.events;
 
+import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.NoUncaughtExceptions;
 import io.gmp4j.TestSupport;
@@ -65,9 +66,9 @@ class TraceConverterTest {
              GoRuntime rt = GoRuntime.builder().maxProcs(1).name(name).build()) {
             rec.start();
             AtomicReference<G> bRef = new AtomicReference<>();
-            G a = rt.scheduler().go(() -> {
+            G a = Scheduler.of(rt).go(() -> {
                 G self = G.current();
-                G b = rt.scheduler().go(() -> {
+                G b = Scheduler.of(rt).go(() -> {
                     G me = G.current();
                     for (int i = 0; i < N; i++) {
                         self.ready();

@@ -1,4 +1,4 @@
-package io.gmp4j.runtime;
+package io.gmp4j;
 
 import java.util.Arrays;
 
