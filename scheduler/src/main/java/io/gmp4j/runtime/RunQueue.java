@@ -341,9 +341,9 @@ final class RunQueue extends RunQueueL3Pad {
                         // and readied again meanwhile (a ping-pong pair cycles the same two
                         // tasks through it). Such a steal moves the pair to this P, which the
                         // next ready keeps together again; giving up instead sends this M
-                        // through stopm, and the pair's next wakep wakes it again: measured,
-                        // 0.006 M wake-ups per round trip against 0.001, and ping-pong at
-                        // procs 2 1.08x slower with 1.35x the CPU time.
+                        // through stopm, and the pair's next wakep wakes it again, an M
+                        // wake-up per few hundred round trips instead of one per thousand
+                        // (benchmarks/PERFORMANCE-LOG.md has the figures).
                         backOff();
                         next = runnext;
                     }

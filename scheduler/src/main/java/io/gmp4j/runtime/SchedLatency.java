@@ -14,10 +14,9 @@ import java.lang.invoke.VarHandle;
  * samples one in {@value #PERIOD}: a goroutine decides, each time it parks or yields, whether
  * this wait is sampled (every 64th of its own, counted in {@link G#trackingSeq}), and one new
  * goroutine in 64 (by id) is sampled from its start. Only a sampled wait pays two
- * {@code System.nanoTime()} calls (one by its waker, one when it runs: about 30 ns each on the
- * development VM) and a histogram update; the others pay a field load and a branch. Go's 8 cost
- * the ping-pong round trip (about 380 ns at procs 1) 8-10%; 64 costs it nothing measurable
- * (benchmarks/PERFORMANCE-LOG.md, 2026-12-03). So the counts are about one 64th of all the
+ * {@code System.nanoTime()} calls (one by its waker, one when it runs) and a histogram update; the others pay a field load and a branch. A period of 8
+ * costs the ping-pong round trip a measurable share, 64 nothing measurable (the figures are in
+ * benchmarks/PERFORMANCE-LOG.md). So the counts are about one 64th of all the
  * transitions (Go's, one 8th); the distribution is that of all of them.
  *
  * <p><b>What is measured.</b> From the moment a goroutine becomes runnable (its {@code ready}

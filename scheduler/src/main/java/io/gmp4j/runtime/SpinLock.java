@@ -22,7 +22,7 @@ abstract class SpinLockState extends SpinLockPad {
  * (virtual threads, not pinned) take these locks. A goroutine that waits on a
  * {@code ReentrantLock} unmounts, and when the lock is released it is the queued waiter the
  * lock hands the turn to; if every M is itself blocked behind it in the same queue, nothing is
- * left to run it and the runtime deadlocks (seen in RuntimeTimerTest). Here a waiter never
+ * left to run it and the runtime deadlocks (RuntimeTimerTest holds that case). Here a waiter never
  * parks and never queues: whoever wins the CAS holds the lock, and a holder never parks inside
  * the critical section, so the holder is always running on some thread.
  */

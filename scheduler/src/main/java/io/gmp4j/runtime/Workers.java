@@ -85,10 +85,10 @@ abstract sealed class Workers extends SchedulerState permits Placement {
                 // Go's pidlegetSpinning. Our nmspinning of 1 made every wakep since the CAS
                 // return early, trusting a spinning M to find their work; there is none. So,
                 // in the same critical section: the next M to drop its P spins instead (it
-                // checks needspinning under this lock), and the count goes back to 0. Dropping
-                // it after the unlock instead let both Ms release their Ps without spinning,
-                // each seeing our 1, and the work queued meanwhile waited for nobody (a lost
-                // wake-up, seen in GoChanTest with platform-thread receivers).
+                // checks needspinning under this lock), and the count goes back to 0. Dropped
+                // after the unlock instead, both Ms could release their Ps without spinning,
+                // each seeing our 1, and work queued meanwhile would wait for nobody: a lost
+                // wake-up (NeedSpinningJcstress; its broken twin drops it after the unlock).
                 needspinning = true;
                 if (nmspinning.decrementAndGet() < 0) {
                     throw new InternalError("wakep: negative nmspinning");
