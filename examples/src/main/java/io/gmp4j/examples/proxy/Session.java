@@ -2,6 +2,7 @@ package io.gmp4j.examples.proxy;
 
 import io.gmp4j.Go;
 import io.gmp4j.chan.Chan;
+import io.gmp4j.examples.IdleWatchdog;
 import io.gmp4j.examples.proxy.ConnRecord.Outcome;
 import io.gmp4j.net.Conn;
 import io.gmp4j.net.Io;

@@ -1,4 +1,4 @@
-package io.gmp4j.examples.proxy;
+package io.gmp4j.examples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -14,10 +14,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
- * The proxy's idle watchdog on a synctest bubble's clock: it fires exactly one idle timeout after
- * the last activity, re-arming for the time left, and never after a stop, in milliseconds of wall
- * time. (ProxyServerTest covers it end to end on real sockets, whose reads are not durable waits,
- * so that one runs on the real clock.)
+ * The idle watchdog of the proxy's sessions on a synctest bubble's clock: it fires exactly one
+ * idle timeout after the last activity, re-arming for the time left, and never after a stop,
+ * in milliseconds of wall time. (ProxyServerTest covers it end to end on real sockets, whose
+ * reads are not durable waits, so that one runs on the real clock.)
  */
 class IdleWatchdogTest {
     static final Duration IDLE = Duration.ofSeconds(1);
