@@ -7,11 +7,12 @@ import java.time.Instant;
 
 /**
  * An idle timeout for a connection of the examples' servers: whoever sees activity
- * {@link #touch}es it (the proxy: every chunk read in either direction); a timer
- * ({@link Time#afterFunc}) fires after the timeout and, if something moved since, re-arms for
- * the time that is left, otherwise runs {@code onIdle} once, in the timer's goroutine. One
- * timer per idle period, and a busy connection pays one clock read and one volatile write per
- * touch. On {@link Time#now()}, so a synctest bubble's clock drives it in the tests.
+ * {@link #touch}es it (the proxy: every chunk read in either direction; the chat: every line
+ * a client sends); a timer ({@link Time#afterFunc}) fires after the timeout and, if something
+ * moved since, re-arms for the time that is left, otherwise runs {@code onIdle} once, in the
+ * timer's goroutine. One timer per idle period, and a busy connection pays one clock read and
+ * one volatile write per touch. On {@link Time#now()}, so a synctest bubble's clock drives it
+ * in the tests.
  *
  * <p>Chosen over read deadlines: a deadline belongs to one read of one direction, must be set
  * again before every read to slide, and runs on the network poller's real clock, which a
@@ -24,7 +25,7 @@ import java.time.Instant;
  * firing that runs it arms no successor.
  *
  * <pre>{@code
- * IdleWatchdog w = new IdleWatchdog(Duration.ofMinutes(5), conn::close);
+ * IdleWatchdog w = new IdleWatchdog(Duration.ofMinutes(5), () -> hub.post(s, new Left(c, true)));
  * w.start();
  * try {
  *     for (String line; (line = in.readLine()) != null; ) {

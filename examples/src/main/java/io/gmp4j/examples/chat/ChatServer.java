@@ -25,8 +25,10 @@ import java.util.concurrent.TimeUnit;
  *     connection; an accept that fails while the listener is open (out of descriptors) is
  *     logged to stderr and tried again after a back-off ({@link AcceptBackoff}: 5 ms doubling
  *     up to 1 s, cut short by {@link #close});</li>
- * <li>a <b>reader</b> per connection: reads lines ({@link LineIn}, with the read deadline as
- *     the idle timeout) and posts each to the hub; it never writes;</li>
+ * <li>a <b>reader</b> per connection: reads lines ({@link LineIn}) and posts each to the hub;
+ *     it never writes. Each line touches the client's idle watchdog
+ *     ({@link io.gmp4j.examples.IdleWatchdog}), whose timer tells the hub when the client has
+ *     been quiet for the idle timeout;</li>
  * <li>a <b>writer</b> per connection, fed by a bounded channel ({@link ChatConfig#queue} lines):
  *     it takes whatever is queued (up to 64 KiB), writes it as one batch and waits again only
  *     when the channel is empty, so a busy room costs one socket write per batch, not one per
@@ -64,7 +66,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <h2>Limits</h2>
  * Line length (longer lines are refused with a notice and the connection stays), clients
- * (one more gets "server full" and is closed), idle time (read deadline), outbound queue.
+ * (one more gets "server full" and is closed), idle time (the watchdog: the client is told
+ * {@code *** idle for 5m, disconnecting} and its connection ends), outbound queue.
  * Invalid UTF-8 becomes U+FFFD.
  *
  * <h2>In a browser</h2>

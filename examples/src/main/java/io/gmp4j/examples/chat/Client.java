@@ -4,10 +4,9 @@ import io.gmp4j.actor.ActorRef;
 import io.gmp4j.chan.Chan;
 import io.gmp4j.chan.Recv;
 import io.gmp4j.chan.Select;
-import io.gmp4j.net.DeadlineExceededException;
+import io.gmp4j.examples.IdleWatchdog;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -129,31 +128,41 @@ final class Client {
     }
 
     /**
-     * The reader: reads lines (the read deadline as the idle timeout) and posts each to
-     * {@code hub} until the end of the stream, an error, the idle timeout or the hub stopping.
+     * The reader: reads lines and posts each to {@code hub} until the end of the stream, an
+     * error or the hub stopping. With an idle limit, every line (an over-long one too) touches
+     * the client's {@link IdleWatchdog}, which posts {@code Left(idle)} itself once the client
+     * has sent nothing for {@code cfg.idle()}; the hub's goodbye then ends the connection, and
+     * with it this read.
      */
     void readLoop(Hub hub, ChatConfig cfg) {
         Select s = new Select();
-        boolean idleLimit = !cfg.idle().isZero() && !cfg.idle().isNegative();
-        while (true) {
-            if (idleLimit) {
-                link.setReadDeadline(Instant.now().plus(cfg.idle()));
+        IdleWatchdog idle = null;
+        if (cfg.idle().isPositive()) {
+            idle = new IdleWatchdog(cfg.idle(), () -> hub.post(new Select(), new Hub.Left(this, true)));
+            idle.start();
+        }
+        try {
+            while (true) {
+                String line;
+                try {
+                    line = link.readLine();
+                } catch (IOException e) {
+                    line = null; // reset, closed by the server: the same as end of stream
+                }
+                if (line == null) {
+                    hub.post(s, new Hub.Left(this, false));
+                    return;
+                }
+                if (idle != null) {
+                    idle.touch();
+                }
+                if (!hub.post(s, line == LineIn.TOO_LONG ? new Hub.TooLong(this) : new Hub.Line(this, line))) {
+                    return;
+                }
             }
-            String line;
-            try {
-                line = link.readLine();
-            } catch (DeadlineExceededException e) {
-                hub.post(s, new Hub.Left(this, true));
-                return;
-            } catch (IOException e) {
-                line = null; // reset, closed by the server: the same as end of stream
-            }
-            if (line == null) {
-                hub.post(s, new Hub.Left(this, false));
-                return;
-            }
-            if (!hub.post(s, line == LineIn.TOO_LONG ? new Hub.TooLong(this) : new Hub.Line(this, line))) {
-                return;
+        } finally {
+            if (idle != null) {
+                idle.stop();
             }
         }
     }

@@ -81,7 +81,10 @@ final class Hub {
     record TooLong(Client c) implements Event {
     }
 
-    /** The reader ended: end of stream, an error, or the idle timeout ({@code idle}). */
+    /**
+     * The reader ended (end of stream, an error), or the client's idle watchdog fired
+     * ({@code idle}); the second of the two, if both come, finds the client gone.
+     */
     record Left(Client c, boolean idle) implements Event {
     }
 

@@ -1,28 +1,23 @@
 package io.gmp4j.examples.chat;
 
 import java.io.IOException;
-import java.time.Instant;
 
 /**
  * The connection under a chat {@link Client}: a TCP connection ({@link TcpLink}) or a WebSocket
  * ({@link WsLink}, one text frame per line). The hub and the client's goroutines see only this,
  * so both kinds of user share one hub, one protocol, one slow-client policy and one set of
- * limits. Its reader goroutine is the only caller of {@link #readLine} and
- * {@link #setReadDeadline}; its writer the only caller of {@link #write} and
- * {@link #closeWrite}; {@link #close} may be called by anyone, at any time.
+ * limits. Its reader goroutine is the only caller of {@link #readLine}; its writer the only
+ * caller of {@link #write} and {@link #closeWrite}; {@link #close} may be called by anyone, at
+ * any time. The idle timeout is not the link's: the client's {@code IdleWatchdog} keeps it.
  */
 interface Link {
     /**
      * The next line ({@link LineIn#TOO_LONG}, by identity, for one over the limit, which was
      * dropped), cleaned of control characters; null at the end of the stream.
      *
-     * @throws io.gmp4j.net.DeadlineExceededException the read deadline passed (the idle timeout)
-     * @throws IOException                             the connection broke or was closed
+     * @throws IOException the connection broke or was closed
      */
     String readLine() throws IOException;
-
-    /** The deadline of the reads from now on; null: none. */
-    void setReadDeadline(Instant t);
 
     /**
      * Writes {@code lines[0, n)} as one batch (one socket write on TCP, one text frame per line

@@ -2,7 +2,6 @@ package io.gmp4j.examples.chat;
 
 import io.gmp4j.net.Conn;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.Arrays;
 
 /** A chat {@link Link} over a TCP connection: lines end in {@code '\n'} ({@link LineIn}). */
@@ -18,11 +17,6 @@ final class TcpLink implements Link {
     @Override
     public String readLine() throws IOException {
         return in.readLine();
-    }
-
-    @Override
-    public void setReadDeadline(Instant t) {
-        conn.setReadDeadline(t);
     }
 
     /** The batch's bytes, one after the other (grown as needed; owned by the writer). */

@@ -2,13 +2,11 @@ package io.gmp4j.examples.chat;
 
 import io.gmp4j.chan.Chan;
 import io.gmp4j.chan.Select;
-import io.gmp4j.net.DeadlineExceededException;
 import io.gmp4j.vertx.GoWebSocket;
 import io.gmp4j.vertx.WebSocketClosedException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -21,8 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <h2>Goroutines</h2>
  * The connection's goroutine (the {@link GoWebSocket#handler} body) runs {@link #pump}: it reads
  * the messages and hands each to {@link #in}, a small channel, until the socket ends. The
- * client's reader takes them from there in {@link #readLine}, selecting against its read
- * deadline (the idle timeout), which a read of the socket itself could not do. The pump is
+ * client's reader takes them from there in {@link #readLine}. The pump is
  * the only one that closes {@link #in}, once the socket has ended; after {@link #stop} it
  * keeps reading but drops what it reads (the reader may be gone), so it never parks on a
  * channel nobody reads, and the socket's end always reaches it. Backpressure is the socket's:
@@ -46,9 +43,6 @@ final class WsLink implements Link {
     /** Closed by the first end, close or closeWrite: the pump feeds {@link #in} no more. */
     private final Chan<Void> stop = new Chan<>();
     private final AtomicBoolean stopped = new AtomicBoolean();
-    // ---- the reader's
-    private final Select s = new Select();
-    private Instant deadline;
 
     /**
      * @param handshake how long a close handshake may take before the connection is closed anyway
@@ -83,24 +77,10 @@ final class WsLink implements Link {
         }
     }
 
+    /** The next line the pump handed over; null once the socket has ended. */
     @Override
-    public String readLine() throws IOException {
-        s.reset();
-        int line = s.recv(in);
-        int late = -2;
-        if (deadline != null) {
-            late = s.timeout(Duration.ofNanos(Math.max(0, Duration.between(Instant.now(), deadline).toNanos())));
-        }
-        int chosen = s.select();
-        if (chosen == late) {
-            throw new DeadlineExceededException("read " + peer);
-        }
-        return s.ok() ? s.value() : null;
-    }
-
-    @Override
-    public void setReadDeadline(Instant t) {
-        deadline = t == null || t.equals(Instant.EPOCH) ? null : t;
+    public String readLine() {
+        return in.recv();
     }
 
     @Override
