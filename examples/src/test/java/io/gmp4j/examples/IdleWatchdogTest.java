@@ -14,10 +14,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
- * The idle watchdog of the proxy's sessions on a synctest bubble's clock: it fires exactly one
- * idle timeout after the last activity, re-arming for the time left, and never after a stop,
- * in milliseconds of wall time. (ProxyServerTest covers it end to end on real sockets, whose
- * reads are not durable waits, so that one runs on the real clock.)
+ * The idle watchdog of the proxy's sessions and the chat's clients on a synctest bubble's
+ * clock: it fires exactly one idle timeout after the last activity, re-arming for the time
+ * left, and never after a stop, in milliseconds of wall time. (ChatIdleTest drives the chat's
+ * use of it on a bubble too; ProxyServerTest and the chat's socket tests cover it end to end on
+ * real sockets, whose reads are not durable waits, so those run on the real clock.)
  */
 class IdleWatchdogTest {
     static final Duration IDLE = Duration.ofSeconds(1);
