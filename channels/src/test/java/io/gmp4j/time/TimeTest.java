@@ -160,6 +160,64 @@ class TimeTest {
         assertThrows(IllegalArgumentException.class, () -> Time.newTicker(Duration.ZERO));
     }
 
+    /**
+     * Go's ticker channel holds one tick: a receiver three periods behind gets the first tick
+     * after its previous receive, the two after it are dropped, and the ticker's schedule (and
+     * the bubble's clock, which another goroutine's sleeps read meanwhile) goes on exactly. Then
+     * an hour nobody receives: one tick waits, no backlog, and the next comes on the period.
+     */
+    @Test
+    void aFullTickerChannelDropsTicksAndTheClockStillAdvancesExactly() {
+        try (GoRuntime rt = GoRuntime.builder().maxProcs(2).name("time-full-ticker").build()) {
+            Bubbles.run(rt, () -> {
+                Instant start = Time.now();
+                Duration period = Duration.ofSeconds(1);
+                int receives = 100;
+                Chan<Integer> sleeperWoke = new Chan<>(1);
+                rt.go(() -> { // sleeps ending between ticks and on them, read on the same clock
+                    int n = 0;
+                    for (Duration at = Duration.ofMillis(1_700); at.getSeconds() < 3 * receives; at = at.plusMillis(1_700)) {
+                        Time.sleep(at.minus(Time.since(start)));
+                        assertEquals(at, Time.since(start), "the sleeper woke on time");
+                        n++;
+                    }
+                    sleeperWoke.send(n);
+                });
+                Ticker tk = Time.newTicker(period);
+                Duration lastReceive = Duration.ZERO;
+                for (int i = 1; i <= receives; i++) {
+                    Duration at = Duration.ofMillis(3_000L * i - 500); // 2.5 s, 5.5 s, ...: never on a tick
+                    Time.sleep(at.minus(Time.since(start)));
+                    assertEquals(1, tk.c().len(), "one tick waits, the later ones were dropped");
+                    Instant got = tk.c().recv();
+                    assertEquals(at, Time.since(start), "a waiting tick is received at once");
+                    long firstAfter = lastReceive.getSeconds() + 1; // the first tick after the last receive
+                    assertEquals(start.plusSeconds(firstAfter), got, "receive " + i);
+                    assertEquals(0, tk.c().len(), "no backlog behind it");
+                    lastReceive = at;
+                }
+                // 3 * receives - 1 ticks fired by now, one received per 3 s: 2 * receives - 1 dropped.
+                assertEquals(3L * receives - 1, Time.since(start).getSeconds());
+                assertEquals(176, sleeperWoke.recv(), "wakes every 1.7 s below 300 s, each on time");
+
+                Duration stall = Duration.ofHours(1);
+                Duration stalledFrom = Time.since(start);
+                Time.sleep(stall); // 3600 ticks into a full channel
+                assertEquals(stalledFrom.plus(stall), Time.since(start));
+                assertEquals(start.plusSeconds(stalledFrom.getSeconds() + 1), tk.c().tryRecv().value(),
+                        "the tick that waited is the first after the last receive");
+                assertNull(tk.c().tryRecv(), "nothing queued behind it");
+                Duration next = Duration.ofSeconds(Time.since(start).getSeconds() + 1);
+                for (int k = 0; k < 5; k++) { // a receiver that keeps up gets every tick, on the period
+                    assertEquals(start.plus(next), tk.c().recv());
+                    assertEquals(next, Time.since(start));
+                    next = next.plus(period);
+                }
+                tk.stop();
+            });
+        }
+    }
+
     @Test
     void afterFuncRunsInAGoroutineUnlessStopped() {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(2).name("time-afterfunc").build()) {
