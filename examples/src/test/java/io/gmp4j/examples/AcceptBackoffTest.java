@@ -1,17 +1,19 @@
 package io.gmp4j.examples;
 
-import io.gmp4j.GoRuntime;
-import io.gmp4j.TestSupport;
+import io.gmp4j.Go;
 import io.gmp4j.chan.Chan;
+import io.gmp4j.test.SyncTest;
+import io.gmp4j.time.Time;
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-/** Go's accept back-off: the delays, the log line, and a pause that the quit channel ends. */
+/** Go's accept back-off: the delays, the log line, and a pause that the quit channel ends (on a bubble's clock). */
 class AcceptBackoffTest {
     @Test
     void delaysDoubleFrom5msTo1sAndASuccessResetsThem() {
@@ -33,18 +35,24 @@ class AcceptBackoffTest {
         assertEquals("proxy: accept error: x; retrying in 1s", AcceptBackoff.line("proxy", new IOException("x"), Duration.ofSeconds(1)));
     }
 
+    /** On a synctest bubble's clock: a pause lasts exactly its delay, or until quit is closed. */
     @Test
     void aPauseEndsWhenQuitIsClosedAndOtherwiseRunsItsCourse() {
-        try (GoRuntime rt = GoRuntime.builder().maxProcs(1).name("backoff").build()) {
-            TestSupport.runInGoroutine(rt, () -> {
-                Chan<Void> quit = new Chan<>();
-                AcceptBackoff b = new AcceptBackoff(quit);
-                assertTrue(b.pause(Duration.ofMillis(5)), "nothing on quit: the whole delay");
+        SyncTest.run(() -> {
+            Chan<Void> quit = new Chan<>();
+            AcceptBackoff b = new AcceptBackoff(quit);
+            Instant start = Time.now();
+            assertTrue(b.pause(Duration.ofMillis(5)), "nothing on quit: the whole delay");
+            assertEquals(Duration.ofMillis(5), Time.since(start));
+            Go.go(() -> {
+                Time.sleep(Duration.ofMillis(20));
                 quit.close();
-                // A delay far beyond the test's timeout: only the closed quit can end it.
-                assertFalse(b.pause(Duration.ofSeconds(TestSupport.TIMEOUT_S * 10)), "quit closed: cut short");
             });
-        }
+            assertFalse(b.pause(AcceptBackoff.MAX), "quit closed during the pause: cut short");
+            assertEquals(Duration.ofMillis(25), Time.since(start), "when quit was closed");
+            assertFalse(b.pause(Duration.ofHours(1)), "quit already closed: no wait at all");
+            assertEquals(Duration.ofMillis(25), Time.since(start));
+        });
         assertThrows(IllegalStateException.class, () -> new AcceptBackoff().pause(Duration.ofMillis(5)));
     }
 }
