@@ -10,10 +10,10 @@ import io.gmp4j.chan.Select;
 import io.gmp4j.examples.chat.PipeLink.Heard;
 import io.gmp4j.test.GoTest;
 import io.gmp4j.time.Time;
-import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /**
  * The chat's idle timeout on a synctest bubble's clock: the hub, the clients' readers, writers
