@@ -63,10 +63,11 @@ class RetentionTest {
             });
             TestSupport.await(spawned, () -> rt.stats().toString());
             TestSupport.await(ended, () -> rt.stats().toString());
-            // Idle: every P on the idle list and the M asleep (it sweeps on its way there).
+            // Idle: every P on the idle list and every M asleep (each sweeps its registry segment
+            // on its way there, before it counts as idle; threads counts sysmon too).
             TestSupport.awaitCondition(() -> {
                 SchedStats s = rt.stats();
-                return s.idleProcs() == s.gomaxprocs() && s.idleThreads() >= 1 && s.goroutines() == 0;
+                return s.idleProcs() == s.gomaxprocs() && s.idleThreads() == s.threads() - 1 && s.goroutines() == 0;
             }, () -> rt.stats().toString());
             int alive = 0;
             for (int round = 0; round < 3; round++) {
