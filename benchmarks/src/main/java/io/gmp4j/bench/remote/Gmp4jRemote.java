@@ -74,10 +74,29 @@ final class Gmp4jRemote implements RemoteSide {
         return List.of(clusterName, Integer.toString(port + 1), "127.0.0.1:" + port);
     }
 
+    /**
+     * The peer's actor registered as {@code name}: the peer says it is ready once it registered
+     * its names, and the cluster's directory reaches this node a moment later, so this looks
+     * again until the name arrives, for up to 30 s.
+     */
+    private ActorRef<Object> awaitName(String name, String info) {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (true) {
+            java.util.Optional<ActorRef<Object>> ref = node.lookup(name);
+            if (ref.isPresent()) {
+                return ref.get();
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("no '" + name + "' in the cluster after 30 s (peer " + info + ")");
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L);
+        }
+    }
+
     @Override
     public void connect(String info) {
-        ponger = node.<Object>lookup("ponger").orElseThrow(() -> new IllegalStateException("no 'ponger' in the cluster (peer " + info + ")"));
-        receiver = node.<Object>lookup("receiver").orElseThrow(() -> new IllegalStateException("no 'receiver' in the cluster (peer " + info + ")"));
+        ponger = awaitName("ponger", info);
+        receiver = awaitName("receiver", info);
         if (pinger != null) {
             pinger.stop();
         }
