@@ -270,8 +270,9 @@ public final class Scheduler extends SchedLoop implements Executor, AutoCloseabl
         return created - exited;
     }
 
-    /** Live goroutines, for the dump; empty when the registry is off. */
-    List<G> allGoroutines() {
+    /** Live goroutines (a snapshot of the registry, for the dump and tests); empty when the registry is off. */
+    @Override
+    public List<G> allGoroutines() {
         return allgs == null ? new ArrayList<>() : allgs.snapshot();
     }
 

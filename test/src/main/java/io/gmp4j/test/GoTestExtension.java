@@ -1,8 +1,11 @@
 package io.gmp4j.test;
 
-import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.GoRuntime;
+import io.gmp4j.runtime.G;
+import io.gmp4j.runtime.Scheduler;
 import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
@@ -166,13 +169,7 @@ public final class GoTestExtension implements InvocationInterceptor {
                 if (t != null) {
                     return t;
                 }
-                long deadline = System.nanoTime() + LEAK_GRACE_MILLIS * 1_000_000;
-                // Main's goroutine and those that were ending when it returned may take a moment
-                // to end: the count is polled until zero; only what outlives the grace is a leak.
-                while (rt.numGoroutine() > 0 && System.nanoTime() - deadline < 0) {
-                    Thread.sleep(1);
-                }
-                long live = rt.numGoroutine();
+                long live = awaitEnded(rt, System.nanoTime() + LEAK_GRACE_MILLIS * 1_000_000);
                 if (live > 0) {
                     return new GoroutineLeakError(live, rt.dump());
                 }
@@ -183,5 +180,29 @@ public final class GoTestExtension implements InvocationInterceptor {
                 }
             }
         }
+    }
+
+    /**
+     * Main's goroutine and those that were ending when it returned may take a moment to end:
+     * joins each live goroutine's thread until {@code deadline} (woken by its end, not by a
+     * clock), again while goroutines those started are alive, and returns how many outlive
+     * it: those are the leak. With the registry off there is nothing to join and the count
+     * is taken at once.
+     */
+    private static long awaitEnded(GoRuntime rt, long deadline) throws InterruptedException {
+        while (rt.numGoroutine() > 0) {
+            List<G> live = Scheduler.of(rt).allGoroutines();
+            long left = deadline - System.nanoTime();
+            if (live.isEmpty() || left <= 0) {
+                break;
+            }
+            for (G g : live) {
+                left = deadline - System.nanoTime();
+                if (left <= 0 || !g.thread().join(Duration.ofNanos(left))) {
+                    return rt.numGoroutine();
+                }
+            }
+        }
+        return rt.numGoroutine();
     }
 }

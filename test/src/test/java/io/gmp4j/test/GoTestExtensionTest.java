@@ -47,6 +47,12 @@ class GoTestExtensionTest {
             assertEquals(null, ch.recv());
         }
 
+        /** A goroutine that ends within the leak grace after the body returned is no leak. */
+        @GoTest
+        void leavesAGoroutineThatEndsSoonAfter() {
+            Go.go(() -> Time.sleep(Duration.ofMillis(200)));
+        }
+
         @GoTest(bubble = true)
         void inABubble() {
             Time.sleep(Duration.ofHours(3));
@@ -141,7 +147,7 @@ class GoTestExtensionTest {
 
     @Test
     void aPassingTestPassesAsAGoroutineWithItsProcsAndSeed() {
-        run(Passing.class).assertStatistics(s -> s.started(2).succeeded(2).failed(0));
+        run(Passing.class).assertStatistics(s -> s.started(3).succeeded(3).failed(0));
         assertEquals(3, seenProcs.get());
         assertEquals(42, seenSeed.get());
         run(ClassLevel.class).assertStatistics(s -> s.started(1).succeeded(1));
