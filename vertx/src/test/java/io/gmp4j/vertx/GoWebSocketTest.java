@@ -36,6 +36,8 @@ class GoWebSocketTest {
     /** Payload of a backpressure message; the stream is many times what the socket buffers hold. */
     private static final int MSG = 16 << 10;
     private static final int SOCKET_BUFFER = 64 << 10;
+    /** Messages per batch of the batch-backpressure test. */
+    private static final int BATCH = 8;
 
     private Vertx vertx;
     private GoRuntime rt;
@@ -277,15 +279,142 @@ class GoWebSocketTest {
                 + s.inbox().highWater() + ", client drain waits " + clientWs.get().gate().waits());
     }
 
+    /**
+     * Batches of 1 to 40 text messages (and empty ones) from a server goroutine: the client gets
+     * every message once, in order, the exact count; a batch to a socket the client closed throws.
+     */
+    @Test
+    void batchesArriveEveryMessageOnceInOrderAndAClosedSocketRefusesTheNext() {
+        int batches = TestSupport.stress(2_000, 400);
+        AtomicInteger sent = new AtomicInteger();
+        AtomicReference<Throwable> afterClose = new AtomicReference<>();
+        CountDownLatch serverDone = new CountDownLatch(1);
+        int port = listen(ws -> {
+            try {
+                List<String> batch = new ArrayList<>();
+                for (int b = 0; b < batches; b++) {
+                    batch.clear();
+                    for (int k = 0; k < b % 41; k++) { // b % 41 == 0: an empty batch, nothing sent
+                        batch.add("m" + sent.getAndIncrement());
+                    }
+                    ws.writeTexts(batch);
+                }
+                ws.writeText("end");
+                assertNull(ws.read()); // the client closes once it has "end"
+                afterClose.set(assertThrows(WebSocketClosedException.class, () -> ws.writeTexts(List.of("late"))));
+            } finally {
+                serverDone.countDown();
+            }
+        }, 4);
+        AtomicInteger received = new AtomicInteger();
+        AtomicInteger outOfOrder = new AtomicInteger();
+        CountDownLatch end = new CountDownLatch(1);
+        WebSocket cws = VertxTestSupport.join(client.connect(to(port)).map(ws -> {
+            ws.textMessageHandler(t -> {
+                if (t.equals("end")) {
+                    end.countDown();
+                } else if (!t.equals("m" + received.getAndIncrement())) {
+                    outOfOrder.incrementAndGet();
+                }
+            });
+            return ws;
+        }));
+        TestSupport.await(end, () -> "received " + received.get() + " of " + sent.get() + ": " + rt.dump());
+        VertxTestSupport.join(cws.close());
+        TestSupport.await(serverDone, () -> "server goroutine did not end: " + rt.dump());
+        int expected = 0;
+        for (int b = 0; b < batches; b++) {
+            expected += b % 41;
+        }
+        assertEquals(expected, sent.get());
+        assertEquals(expected, received.get());
+        assertEquals(0, outOfOrder.get());
+        assertNotNull(afterClose.get());
+    }
+
+    /**
+     * Batches of {@value #BATCH} text messages of {@value #MSG} bytes to a client that reads
+     * nothing: the writer parks for a drain, what it ran ahead stays within the socket buffers,
+     * Vert.x's queue and one batch, and once the client reads every message arrives in order.
+     */
+    @Test
+    void batchWriterParksWhileThePeerDoesNotReadAndStaysBounded() {
+        int total = TestSupport.stress(2048, 1024) / BATCH * BATCH; // 32 MiB, 16 MiB
+        AtomicInteger sent = new AtomicInteger();
+        AtomicInteger received = new AtomicInteger();
+        AtomicLong maxAhead = new AtomicLong();
+        AtomicReference<Thread> writer = new AtomicReference<>();
+        AtomicReference<GoWebSocket> serverWs = new AtomicReference<>();
+        CountDownLatch serverDone = new CountDownLatch(1);
+        String pad = "x".repeat(MSG - 11); // after the 11 characters of the index
+        int port = listen(ws -> {
+            writer.set(Thread.currentThread());
+            serverWs.set(ws);
+            try {
+                List<String> batch = new ArrayList<>(BATCH);
+                while (sent.get() < total) {
+                    maxAhead.accumulateAndGet(sent.get() - received.get(), Math::max);
+                    batch.clear();
+                    for (int k = 0; k < BATCH; k++) {
+                        batch.add(String.format("%010d:", sent.get() + k) + pad);
+                    }
+                    ws.writeTexts(batch);
+                    sent.addAndGet(BATCH);
+                }
+                assertNull(ws.read()); // the client closes when it has all
+            } finally {
+                serverDone.countDown();
+            }
+        }, 4);
+        AtomicInteger outOfOrder = new AtomicInteger();
+        CountDownLatch all = new CountDownLatch(1);
+        WebSocket cws = VertxTestSupport.join(client.connect(to(port)).map(ws -> {
+            ws.pause(); // reads nothing until resumed
+            ws.textMessageHandler(t -> {
+                int i = received.getAndIncrement();
+                if (t.length() != MSG || Integer.parseInt(t, 0, 10, 10) != i) {
+                    outOfOrder.incrementAndGet();
+                }
+                if (i + 1 == total) {
+                    all.countDown();
+                }
+            });
+            return ws;
+        }));
+        TestSupport.awaitCondition(() -> VertxTestSupport.parkedIn(writer.get(), WriteGate.class, "awaitWritable"),
+                () -> "the server goroutine never parked for a drain; sent " + sent.get() + ": " + rt.dump());
+        int sentWhileParked = sent.get();
+        assertEquals(0, received.get(), "the client is paused");
+        assertTrue(sentWhileParked < total / 4, "the writer ran " + sentWhileParked + " of " + total
+                + " messages ahead of a client that reads nothing");
+        cws.resume();
+        TestSupport.await(all, () -> "received " + received.get() + " of " + total);
+        VertxTestSupport.join(cws.close());
+        TestSupport.await(serverDone, () -> "server goroutine did not end: " + rt.dump());
+        assertEquals(total, sent.get());
+        assertEquals(total, received.get());
+        assertEquals(0, outOfOrder.get());
+        assertTrue(serverWs.get().gate().waits() >= 1);
+        long bound = (8L << 20) + (long) BATCH * MSG; // as for single writes, plus the one batch handed over at once
+        assertTrue((maxAhead.get() + BATCH) * MSG <= bound, "at most " + maxAhead.get() + " messages and a batch were"
+                + " ever ahead of the reader; bound " + bound + " bytes");
+    }
+
     @Test
     void blockingCallsRefuseTheEventLoop() {
         AtomicReference<Throwable> onLoop = new AtomicReference<>();
+        AtomicReference<Throwable> onLoopBatch = new AtomicReference<>();
         int port = VertxTestSupport.join(vertx.createHttpServer().webSocketHandler(sws -> {
             GoWebSocket ws = GoWebSocket.wrap(sws, 4);
             try {
                 ws.readText();
             } catch (Throwable t) {
                 onLoop.set(t);
+            }
+            try {
+                ws.writeTexts(List.of("on the loop"));
+            } catch (Throwable t) {
+                onLoopBatch.set(t);
             }
             sws.close();
         }).listen(0, "127.0.0.1")).actualPort();
@@ -295,6 +424,7 @@ class GoWebSocketTest {
         });
         assertInstanceOf(IllegalStateException.class, onLoop.get());
         assertTrue(onLoop.get().getMessage().contains("event loop"), onLoop.get().getMessage());
+        assertInstanceOf(IllegalStateException.class, onLoopBatch.get());
         assertThrows(IllegalStateException.class, () -> GoWebSocket.wrap(VertxTestSupport.join(
                 client.connect(to(port))), 4), "wrap off a Vert.x context");
         assertThrows(IllegalArgumentException.class, () -> GoWebSocket.handler(rt, 0, ws -> { }));
