@@ -11,12 +11,14 @@ import io.vertx.core.http.WebSocketBase;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
  * A Vert.x WebSocket for goroutines, in blocking style: {@link #read} or {@link #readText} the
- * next whole message, {@link #writeText} or {@link #writeBinary}, {@link #close}.
+ * next whole message, {@link #writeText} or {@link #writeBinary} (or a batch of text messages:
+ * {@link #writeTexts}), {@link #close}.
  *
  * <pre>{@code
  * HttpServer server = vertx.createHttpServer()
@@ -33,8 +35,10 @@ import java.util.function.Consumer;
  * messages unless told otherwise); when it is full the socket is paused (Vert.x stops reading
  * it, and TCP slows the peer), and it resumes when the reader has taken half of them. Writing:
  * a write hands the message to Vert.x and, while the socket's {@code writeQueueFull()} holds
- * (the peer does not read fast enough), parks the writer until the socket's drain. So neither
- * side buffers without bound, whatever the peer does.
+ * (the peer does not read fast enough), parks the writer until the socket's drain; a batch
+ * ({@link #writeTexts}) is handed over whole and the queue looked at after it, so a writer holds
+ * at most one batch beyond that bound. So neither side buffers without bound, whatever the peer
+ * does.
  *
  * <h2>Ends</h2>
  * A read returns null once the socket closed (a close frame from either side, or a lost
@@ -279,6 +283,40 @@ public final class GoWebSocket {
             throw closed("write", e);
         }
         afterWrite(f);
+    }
+
+    /**
+     * Sends {@code texts} as text messages, one per element and in their order: hands them all
+     * to Vert.x, then parks while Vert.x's write queue for the socket is full (until the drain,
+     * or the close: the next write then throws). The queue is looked at once per batch, not once
+     * per message: the batch's messages reach Vert.x back to back, so its event loop writes most
+     * of them in one drain with one flush (one system call), where a wait after each message
+     * would hand them over one drain at a time once the queue is at its mark. What this socket
+     * holds beyond Vert.x's write-queue bound is at most one batch, whatever the peer does.
+     *
+     * @param texts the messages (the list is not kept; an empty one sends nothing)
+     * @throws WebSocketClosedException when the socket is closed (a close while the batch is
+     *                                  handed over drops the rest of it, as the close drops what
+     *                                  Vert.x queued)
+     * @throws IllegalStateException    on a Vert.x event loop
+     */
+    public void writeTexts(List<String> texts) {
+        Objects.requireNonNull(texts, "texts");
+        Await.checkMayBlock("GoWebSocket.writeTexts");
+        Future<Void> last = null;
+        try {
+            for (String t : texts) {
+                last = ws.writeTextMessage(Objects.requireNonNull(t, "texts holds a null"));
+                if (last.failed()) {
+                    break;
+                }
+            }
+        } catch (IllegalStateException e) {
+            throw closed("write", e);
+        }
+        if (last != null) {
+            afterWrite(last);
+        }
     }
 
     private void afterWrite(Future<Void> f) {

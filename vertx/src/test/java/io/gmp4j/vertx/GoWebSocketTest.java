@@ -36,6 +36,8 @@ class GoWebSocketTest {
     /** Payload of a backpressure message; the stream is many times what the socket buffers hold. */
     private static final int MSG = 16 << 10;
     private static final int SOCKET_BUFFER = 64 << 10;
+    /** Messages per batch of the batch-backpressure test. */
+    private static final int BATCH = 8;
 
     private Vertx vertx;
     private GoRuntime rt;
@@ -150,7 +152,25 @@ class GoWebSocketTest {
      */
     @Test
     void writerParksWhileThePeerDoesNotReadAndEverythingArrivesAfterResume() {
-        int total = TestSupport.stress(2048, 1024); // 32 MiB, 16 MiB
+        writerParksWhileThePeerDoesNotRead(1);
+    }
+
+    /**
+     * The same with batches of {@value #BATCH} text messages ({@link GoWebSocket#writeTexts}):
+     * the writer waits for the drain once per batch, so what it runs ahead may grow by one batch.
+     */
+    @Test
+    void batchWriterParksWhileThePeerDoesNotReadAndStaysBounded() {
+        writerParksWhileThePeerDoesNotRead(BATCH);
+    }
+
+    /**
+     * The server writes {@code total} messages of {@value #MSG} bytes to a client that reads
+     * nothing until the server's goroutine parks for a drain: one {@code writeBinary} at a time
+     * ({@code batch} 1) or {@code writeTexts} of {@code batch} text messages.
+     */
+    private void writerParksWhileThePeerDoesNotRead(int batch) {
+        int total = TestSupport.stress(2048, 1024) / batch * batch; // 32 MiB, 16 MiB
         AtomicInteger sent = new AtomicInteger();
         AtomicInteger received = new AtomicInteger();
         AtomicLong maxAhead = new AtomicLong();
@@ -158,15 +178,24 @@ class GoWebSocketTest {
         AtomicReference<GoWebSocket> serverWs = new AtomicReference<>();
         CountDownLatch serverDone = new CountDownLatch(1);
         CountDownLatch allWritten = new CountDownLatch(1);
+        String pad = "x".repeat(MSG - 11); // a text message: its index in 10 digits, ':', the pad
         int port = listen(ws -> {
             writer.set(Thread.currentThread());
             serverWs.set(ws);
             try {
-                for (int i = 0; i < total; i++) {
-                    long ahead = sent.get() - received.get();
-                    maxAhead.accumulateAndGet(ahead, Math::max);
-                    ws.writeBinary(message(i));
-                    sent.incrementAndGet();
+                List<String> texts = new ArrayList<>(batch);
+                while (sent.get() < total) {
+                    maxAhead.accumulateAndGet(sent.get() - received.get(), Math::max);
+                    if (batch == 1) {
+                        ws.writeBinary(message(sent.get()));
+                    } else {
+                        texts.clear();
+                        for (int k = 0; k < batch; k++) {
+                            texts.add(String.format("%010d:", sent.get() + k) + pad);
+                        }
+                        ws.writeTexts(texts);
+                    }
+                    sent.addAndGet(batch);
                 }
                 allWritten.countDown(); // the last drain woke it: no close came to its rescue
                 assertNull(ws.read()); // the client closes when it has all
@@ -180,12 +209,11 @@ class GoWebSocketTest {
             ws.pause(); // reads nothing until resumed
             ws.binaryMessageHandler(b -> {
                 int i = received.getAndIncrement();
-                if (b.length() != MSG || b.getInt(0) != i || b.getInt(MSG - 4) != i) {
-                    outOfOrder.incrementAndGet();
-                }
-                if (i + 1 == total) {
-                    all.countDown();
-                }
+                tally(i == total - 1, b.length() == MSG && b.getInt(0) == i && b.getInt(MSG - 4) == i, outOfOrder, all);
+            });
+            ws.textMessageHandler(t -> {
+                int i = received.getAndIncrement();
+                tally(i == total - 1, t.length() == MSG && Integer.parseInt(t, 0, 10, 10) == i, outOfOrder, all);
             });
             return ws;
         }));
@@ -205,11 +233,23 @@ class GoWebSocketTest {
         assertEquals(total, sent.get());
         assertEquals(total, received.get());
         assertEquals(0, outOfOrder.get());
-        long bound = 8L << 20; // socket buffers (64 KiB asked, doubled by Linux, each side) and Vert.x's queues are far below
-        assertTrue(maxAhead.get() * MSG <= bound, "at most " + maxAhead.get() + " messages ("
-                + maxAhead.get() * MSG + " bytes) were ever ahead of the reader; bound " + bound);
-        System.out.println("ws write backpressure: parked after " + sentWhileParked + " messages, max ahead "
-                + maxAhead.get() + " of " + total + ", drain waits " + serverWs.get().gate().waits());
+        // socket buffers (64 KiB asked, doubled by Linux, each side) and Vert.x's queues are far
+        // below 8 MiB; a batch is handed over whole before the writer looks at the queue
+        long bound = (8L << 20) + (long) (batch - 1) * MSG;
+        assertTrue((maxAhead.get() + batch - 1) * MSG <= bound, "at most " + maxAhead.get() + " messages and a batch"
+                + " were ever ahead of the reader; bound " + bound + " bytes");
+        System.out.println("ws write backpressure, batches of " + batch + ": parked after " + sentWhileParked
+                + " messages, max ahead " + maxAhead.get() + " of " + total + ", drain waits " + serverWs.get().gate().waits());
+    }
+
+    /** One message counted by the paused client: {@code ok} when it is the next in order; {@code last} opens {@code all}. */
+    private static void tally(boolean last, boolean ok, AtomicInteger outOfOrder, CountDownLatch all) {
+        if (!ok) {
+            outOfOrder.incrementAndGet();
+        }
+        if (last) {
+            all.countDown();
+        }
     }
 
     /**
@@ -277,15 +317,74 @@ class GoWebSocketTest {
                 + s.inbox().highWater() + ", client drain waits " + clientWs.get().gate().waits());
     }
 
+    /**
+     * Batches of 1 to 40 text messages (and empty ones) from a server goroutine: the client gets
+     * every message once, in order, the exact count; a batch to a socket the client closed throws.
+     */
+    @Test
+    void batchesArriveEveryMessageOnceInOrderAndAClosedSocketRefusesTheNext() {
+        int batches = TestSupport.stress(2_000, 400);
+        AtomicInteger sent = new AtomicInteger();
+        AtomicReference<Throwable> afterClose = new AtomicReference<>();
+        CountDownLatch serverDone = new CountDownLatch(1);
+        int port = listen(ws -> {
+            try {
+                List<String> batch = new ArrayList<>();
+                for (int b = 0; b < batches; b++) {
+                    batch.clear();
+                    for (int k = 0; k < b % 41; k++) { // b % 41 == 0: an empty batch, nothing sent
+                        batch.add("m" + sent.getAndIncrement());
+                    }
+                    ws.writeTexts(batch);
+                }
+                ws.writeText("end");
+                assertNull(ws.read()); // the client closes once it has "end"
+                afterClose.set(assertThrows(WebSocketClosedException.class, () -> ws.writeTexts(List.of("late"))));
+            } finally {
+                serverDone.countDown();
+            }
+        }, 4);
+        AtomicInteger received = new AtomicInteger();
+        AtomicInteger outOfOrder = new AtomicInteger();
+        CountDownLatch end = new CountDownLatch(1);
+        WebSocket cws = VertxTestSupport.join(client.connect(to(port)).map(ws -> {
+            ws.textMessageHandler(t -> {
+                if (t.equals("end")) {
+                    end.countDown();
+                } else if (!t.equals("m" + received.getAndIncrement())) {
+                    outOfOrder.incrementAndGet();
+                }
+            });
+            return ws;
+        }));
+        TestSupport.await(end, () -> "received " + received.get() + " of " + sent.get() + ": " + rt.dump());
+        VertxTestSupport.join(cws.close());
+        TestSupport.await(serverDone, () -> "server goroutine did not end: " + rt.dump());
+        int expected = 0;
+        for (int b = 0; b < batches; b++) {
+            expected += b % 41;
+        }
+        assertEquals(expected, sent.get());
+        assertEquals(expected, received.get());
+        assertEquals(0, outOfOrder.get());
+        assertNotNull(afterClose.get());
+    }
+
     @Test
     void blockingCallsRefuseTheEventLoop() {
         AtomicReference<Throwable> onLoop = new AtomicReference<>();
+        AtomicReference<Throwable> onLoopBatch = new AtomicReference<>();
         int port = VertxTestSupport.join(vertx.createHttpServer().webSocketHandler(sws -> {
             GoWebSocket ws = GoWebSocket.wrap(sws, 4);
             try {
                 ws.readText();
             } catch (Throwable t) {
                 onLoop.set(t);
+            }
+            try {
+                ws.writeTexts(List.of("on the loop"));
+            } catch (Throwable t) {
+                onLoopBatch.set(t);
             }
             sws.close();
         }).listen(0, "127.0.0.1")).actualPort();
@@ -295,6 +394,7 @@ class GoWebSocketTest {
         });
         assertInstanceOf(IllegalStateException.class, onLoop.get());
         assertTrue(onLoop.get().getMessage().contains("event loop"), onLoop.get().getMessage());
+        assertInstanceOf(IllegalStateException.class, onLoopBatch.get());
         assertThrows(IllegalStateException.class, () -> GoWebSocket.wrap(VertxTestSupport.join(
                 client.connect(to(port))), 4), "wrap off a Vert.x context");
         assertThrows(IllegalArgumentException.class, () -> GoWebSocket.handler(rt, 0, ws -> { }));

@@ -28,8 +28,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class ChatWeb implements AutoCloseable {
     /** Where the page opens its WebSocket. */
     static final String WS_PATH = "/ws";
-    /** How long a WebSocket close handshake may take before the connection is closed anyway. */
-    private static final Duration HANDSHAKE = Duration.ofSeconds(5);
 
     private final Vertx vertx;
     private final HttpServer http;
@@ -88,7 +86,7 @@ final class ChatWeb implements AutoCloseable {
 
     /** A WebSocket's goroutine: a client of the hub, its reader and writer started, then the pump. */
     private static void serve(GoRuntime rt, Hub hub, ChatConfig cfg, GoWebSocket ws) {
-        WsLink link = new WsLink(ws, cfg.maxLine(), HANDSHAKE);
+        WsLink link = new WsLink(ws, cfg.maxLine());
         Client c = new Client(link, cfg.queue());
         if (Acceptor.serve(hub, rt, c, new Select())) {
             rt.go(() -> {

@@ -6,8 +6,7 @@ import io.gmp4j.vertx.GoWebSocket;
 import io.gmp4j.vertx.WebSocketClosedException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -27,9 +26,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * fills and Vert.x stops reading the socket.
  *
  * <h2>Ends</h2>
- * {@link #end} and {@link #closeWrite} start Vert.x's close handshake (a close frame after what
- * was written; the connection ends when the peer answers it, or after {@code handshake});
- * {@link #close} closes at once. None of them waits, so the hub may call {@link #close}.
+ * {@link #end} and {@link #closeWrite} send a close frame after what was written (status 1000,
+ * or 1001 at shutdown), and Vert.x closes the connection once it is written, without waiting
+ * for the peer's answer; {@link #close} does the same at once with status 1000. None of them
+ * waits, so the hub may call {@link #close}.
  */
 final class WsLink implements Link {
     /** Lines read by the pump and not yet taken by the reader. */
@@ -37,20 +37,15 @@ final class WsLink implements Link {
 
     private final GoWebSocket ws;
     private final int maxLine;
-    private final Duration handshake;
     private final String peer;
     private final Chan<String> in = new Chan<>(IN_FLIGHT);
     /** Closed by the first end, close or closeWrite: the pump feeds {@link #in} no more. */
     private final Chan<Void> stop = new Chan<>();
     private final AtomicBoolean stopped = new AtomicBoolean();
 
-    /**
-     * @param handshake how long a close handshake may take before the connection is closed anyway
-     */
-    WsLink(GoWebSocket ws, int maxLine, Duration handshake) {
+    WsLink(GoWebSocket ws, int maxLine) {
         this.ws = ws;
         this.maxLine = maxLine;
-        this.handshake = handshake;
         this.peer = "ws " + ws.socket().remoteAddress();
     }
 
@@ -83,12 +78,15 @@ final class WsLink implements Link {
         return in.recv();
     }
 
+    /** The batch as one {@link GoWebSocket#writeTexts}: one text message per line, the drain awaited after the batch. */
     @Override
     public void write(Client.Wire[] lines, int n) throws IOException {
+        String[] texts = new String[n];
+        for (int i = 0; i < n; i++) {
+            texts[i] = lines[i].text();
+        }
         try {
-            for (int i = 0; i < n; i++) {
-                ws.writeText(lines[i].text());
-            }
+            ws.writeTexts(Arrays.asList(texts));
         } catch (WebSocketClosedException e) {
             throw new IOException("write " + peer + ": " + e.getMessage(), e);
         }
