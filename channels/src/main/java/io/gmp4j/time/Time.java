@@ -27,9 +27,10 @@ import java.time.Instant;
  * as Go's does ("sleep" in the goroutine dump) and frees its P.
  *
  * <p>In a synctest bubble ({@code io.gmp4j.test.SyncTest}) every one of them uses the bubble's
- * clock, which starts at 2000-01-01 00:00 UTC and moves only when every goroutine of the bubble
- * is durably blocked, straight to the next timer: a sleep, a timer or a ticker made there is the
- * bubble's, and using one from outside the bubble throws.
+ * clock, which starts at Go's synctest epoch (the first instant of the year 2000, UTC) and
+ * moves only when every goroutine of the bubble is durably blocked, straight to the next timer:
+ * a sleep, a timer or a ticker made there is the bubble's, and using one from outside the
+ * bubble throws.
  */
 public final class Time {
     private Time() {
@@ -50,7 +51,7 @@ public final class Time {
 
     /**
      * Go's {@code time.Now}: the current time; in a synctest bubble, the bubble's clock (which
-     * starts at 2000-01-01 00:00 UTC).
+     * starts at Go's synctest epoch, the first instant of the year 2000, UTC).
      */
     public static Instant now() {
         return Clock.now();

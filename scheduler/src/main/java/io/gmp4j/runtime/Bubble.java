@@ -44,8 +44,11 @@ import java.util.TreeSet;
  * from code that may hold another short lock (a timer channel's), and nothing here yields.
  */
 public final class Bubble {
-    /** Go's synctest epoch: a bubble's clock starts at 2000-01-01 00:00 UTC. */
-    public static final Instant EPOCH = Instant.parse("2000-01-01T00:00:00Z");
+    /**
+     * Go's synctest epoch, where a bubble's clock starts: the first instant of the year 2000, UTC
+     * (946,684,800 s after the Unix epoch).
+     */
+    public static final Instant EPOCH = Instant.ofEpochSecond(946_684_800L);
 
     /** Open bubbles in the process: while 0, {@link #current} reads nothing else. */
     private static volatile int open;

@@ -49,6 +49,9 @@ public @interface GoTest {
     /** The seed of the runtime's random choices, to replay a failing test's schedule. */
     long seed() default RANDOM_SEED;
 
-    /** Also run the body in a synctest bubble ({@link SyncTest#run}): fake time from 2000-01-01. */
+    /**
+     * Also run the body in a synctest bubble ({@link SyncTest#run}): fake time from Go's
+     * synctest epoch ({@link SyncTest#EPOCH}).
+     */
     boolean bubble() default false;
 }

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <pre>{@code
  * SyncTest.run(() -> {
- *     Instant start = Time.now();                      // 2000-01-01T00:00:00Z, always
+ *     Instant start = Time.now();                      // SyncTest.EPOCH, always
  *     try (Cancelable c = Context.withTimeout(Context.background(), Duration.ofHours(1))) {
  *         c.ctx().done().recv();                       // returns at once, in wall time
  *         assertEquals(Duration.ofHours(1), Time.since(start));   // exactly, in bubble time
@@ -29,8 +29,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p><b>The clock.</b> {@code io.gmp4j.time} ({@code Time.sleep}, {@code after}, {@code tick},
  * timers, tickers, {@code Time.now()}/{@code since()}), select timeouts and
  * {@code Context.withTimeout}/{@code withDeadline} read the bubble's clock, which starts at
- * {@link #EPOCH} (2000-01-01 00:00 UTC, as Go's) and moves only when every goroutine of the
- * bubble is durably blocked: then straight to the next timer, whose expiry wakes who waits.
+ * {@link #EPOCH} (Go's synctest epoch, the first instant of the year 2000, UTC) and moves only
+ * when every goroutine of the bubble is durably blocked: then straight to the next timer, whose
+ * expiry wakes who waits.
  *
  * <p><b>Durably blocked</b> (Go's term): parked in a wait that only another goroutine of the
  * bubble can end. That is a send, receive or select on channels made in the bubble (a select
@@ -50,7 +51,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code run} when it is a goroutine, else in the default runtime.
  */
 public final class SyncTest {
-    /** Where a bubble's clock starts: 2000-01-01 00:00 UTC. */
+    /**
+     * Where a bubble's clock starts: Go's synctest epoch, the first instant of the year 2000,
+     * UTC.
+     */
     public static final Instant EPOCH = Bubble.EPOCH;
 
     private SyncTest() {

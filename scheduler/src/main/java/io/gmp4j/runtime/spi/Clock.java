@@ -22,7 +22,10 @@ public final class Clock {
         return b == null ? System.nanoTime() : b.nanoTime();
     }
 
-    /** {@link Instant#now()}, or the caller's bubble's clock (from 2000-01-01 00:00 UTC). */
+    /**
+     * {@link Instant#now()}, or the caller's bubble's clock (from
+     * {@link io.gmp4j.runtime.Bubble#EPOCH}, Go's synctest epoch).
+     */
     public static Instant now() {
         Bubble b = Bubble.current();
         return b == null ? Instant.now() : b.instant();
