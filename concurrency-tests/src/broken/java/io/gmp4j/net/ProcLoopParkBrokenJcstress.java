@@ -1,53 +1,66 @@
 package io.gmp4j.net;
 
-import java.util.concurrent.atomic.AtomicInteger;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
-import org.openjdk.jcstress.annotations.Expect;
+import org.openjdk.jcstress.annotations.JCStressMeta;
 import org.openjdk.jcstress.annotations.JCStressTest;
-import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
- * Broken twin of {@code ProcLoopParkJcstress} (not shipped, run by {@code -Pbroken-twins}, must
- * FAIL): the same protocol with release stores and acquire loads of {@code state} and
- * {@code dirty}, so each side's store may be ordered after its following load (x86's store
- * buffer): the goroutine reads {@code dirty} false and the waker reads RUNNING, the forbidden
- * {@code 0, 0, 0}.
+ * Broken twin of {@link ProcLoopParkJcstress} (not shipped, run by {@code -Pbroken-twins}, must
+ * FAIL), graded by its outcomes: the same {@link ProcLoopParkModel} with release stores and
+ * acquire loads of {@code state} and {@code dirty}, so each side's store may be ordered after
+ * its following load (x86's store buffer): the goroutine reads {@code dirty} false and the
+ * waker reads RUNNING, the forbidden {@code 0, 0, 0}.
  */
 @JCStressTest
-@Outcome(id = "1, 0, 2", expect = Expect.ACCEPTABLE, desc = "the goroutine saw dirty and ran another turn")
-@Outcome(id = "0, 1, 1", expect = Expect.ACCEPTABLE, desc = "the waker won IDLE -> QUEUED and readied it")
-@Outcome(id = "0, 0, 0", expect = Expect.FORBIDDEN, desc = "lost wake-up: a task handed over, the goroutine parked for good")
-@Outcome(expect = Expect.FORBIDDEN, desc = "both sides took the goroutine, or a state out of the protocol")
-@State
+@JCStressMeta(ProcLoopParkJcstress.class)
 public class ProcLoopParkBrokenJcstress {
-    private static final int IDLE = 0;
-    private static final int QUEUED = 1;
-    private static final int RUNNING = 2;
+    /** The model with both halves of the Dekker pair short of a StoreLoad. */
+    @State
+    public static class ReleaseAcquire extends ProcLoopParkModel {
+        /** The model's {@code dirty}, for release and acquire accesses. */
+        private static final VarHandle DIRTY = dirtyHandle();
 
-    private final AtomicInteger state = new AtomicInteger(RUNNING);
-    private final AtomicInteger dirty = new AtomicInteger();
-
-    @Actor
-    public void pollGoroutineParks(III_Result r) {
-        state.setRelease(IDLE); // BROKEN: release store, no StoreLoad before the load of dirty
-        if (dirty.getAcquire() != 0 && state.compareAndSet(IDLE, RUNNING)) {
-            r.r1 = 1;
-            return;
+        private static VarHandle dirtyHandle() {
+            try {
+                return MethodHandles.lookup().findVarHandle(ProcLoopParkModel.class, "dirty", boolean.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
         }
-        r.r1 = 0;
+
+        @Override
+        boolean storeIdleThenLoadDirty() {
+            state.setRelease(IDLE); // BROKEN: release store, no StoreLoad before the load of dirty
+            return (boolean) DIRTY.getAcquire(this);
+        }
+
+        @Override
+        boolean storeDirtyThenLoadIdle() {
+            DIRTY.setRelease(this, true); // BROKEN: release store, no StoreLoad before the load of state
+            return state.getAcquire() == IDLE;
+        }
     }
 
+    /** The poll goroutine goes to sleep, with the broken store and load. */
     @Actor
-    public void taskHandedOver(III_Result r) {
-        dirty.setRelease(1); // BROKEN: release store, no StoreLoad before the load of state
-        r.r2 = state.getAcquire() == IDLE && state.compareAndSet(IDLE, QUEUED) ? 1 : 0;
+    public void pollGoroutineParks(ReleaseAcquire s, III_Result r) {
+        r.r1 = s.parkUntilWanted();
     }
 
+    /** The hand-over, with the broken store and load. */
+    @Actor
+    public void taskHandedOver(ReleaseAcquire s, III_Result r) {
+        r.r2 = s.want();
+    }
+
+    /** The final state. */
     @Arbiter
-    public void outcome(III_Result r) {
-        r.r3 = state.get();
+    public void outcome(ReleaseAcquire s, III_Result r) {
+        r.r3 = s.state();
     }
 }

@@ -1,6 +1,5 @@
 package io.gmp4j.runtime;
 
-import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Expect;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -19,101 +18,26 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * before its critical section) or P_B's M finds the task. Results: the submitter started an M
  * (1/0), P_B's M found the task (1/0).
  *
- * <p>The run queue is the real {@link RunQueue} and the lock the real {@link SpinLock}; the two
- * sides are models of {@code Workers.wakep} (with the other M's {@code pidleget} in its thread)
- * and {@code SchedLoop.findRunnable}, with the production fields' access modes. The twin in
- * {@code src/broken/java} leaves {@code needspinning} out (Go's wakep before 1.21) and is seen to
- * lose the wake-up.
+ * <p>The state and both sides are {@link NeedSpinningModel}'s: the real {@link RunQueue} and
+ * {@link SpinLock}, and models of {@code Workers.wakep} and {@code SchedLoop.findRunnable} with
+ * the production fields' access modes. The twin in {@code src/broken/java} runs the same model
+ * with {@code needspinning} left out (Go's wakep before 1.21) and is seen to lose the wake-up.
  */
 @JCStressTest
 @Outcome(id = {"1, 0", "1, 1"}, expect = Expect.ACCEPTABLE, desc = "the submitter took the idle P that P_B's M released and starts an M")
 @Outcome(id = "0, 1", expect = Expect.ACCEPTABLE, desc = "P_B's M found the task")
 @Outcome(id = "0, 0", expect = Expect.FORBIDDEN, desc = "lost wake-up: the task queued, a P idle, nobody coming")
 @State
-public class NeedSpinningJcstress {
-    /** P_A's queue: the submitter's goroutine readies the task into its runnext. */
-    private final RunQueue runqA = new RunQueue(4);
-    private final Runnable task = () -> { };
-    private final SpinLock lock = new SpinLock();
-    /** Scheduler.gomaxprocs: P_A (the submitter's), P_B (mB's) and P_C (idle at the start). */
-    private static final int GOMAXPROCS = 3;
-    /** Scheduler.npidle: P_C idle. Written under the lock, read without it (volatile). */
-    private volatile int npidle = 1;
-    /** Scheduler.nmspinning: no M spins at the start. */
-    private final AtomicInteger nmspinning = new AtomicInteger();
-    /** Scheduler.needspinning. */
-    private volatile boolean needspinning;
-
-    /** Placement.ready into runnext, then Workers.wakep, up to startm. */
+public class NeedSpinningJcstress extends NeedSpinningModel {
+    /** The submitter: Placement.ready into runnext, then Workers.wakep, up to startm. */
     @Actor
     public void submitter(II_Result r) {
-        runqA.put(task, true, RunQueueFixtures.NO_OVERFLOW, new Runnable[3]);
-        if (npidle == 0) {
-            r.r1 = 0;
-            return;
-        }
-        if (nmspinning.get() != 0 || !nmspinning.compareAndSet(0, 1)) {
-            r.r1 = 0;
-            return;
-        }
-        // Another M takes the last idle P (exitsyscall's pidleget) between the checks above and
-        // this wakep's critical section. jcstress runs two actors on two CPUs, so that M's step
-        // sits in this thread at the one point where it matters; P_B's M races with both.
-        lock.lock();
-        try {
-            npidle = npidle - 1;
-        } finally {
-            lock.unlock();
-        }
-        lock.lock();
-        try {
-            if (npidle > 0) { // pidleget
-                npidle = npidle - 1;
-                r.r1 = 1; // startm(p, true)
-                return;
-            }
-            // pidlegetSpinning: the next M to release its P spins instead; our 1 goes
-            needspinning = true;
-            nmspinning.decrementAndGet();
-        } finally {
-            lock.unlock();
-        }
-        r.r1 = 0;
+        r.r1 = readyThenWakep();
     }
 
-    /**
-     * SchedLoop.findRunnable for the M of P_B with nothing of its own: from the spinning
-     * condition to the release of its P, the needspinning branch, and the spinning M's re-check.
-     */
+    /** P_B's M, out of work: SchedLoop.findRunnable up to the release of its P. */
     @Actor
     public void mB(II_Result r) {
-        boolean spinning = false;
-        if (2 * nmspinning.get() < GOMAXPROCS - npidle) { // becomeSpinning, then stealWork
-            nmspinning.incrementAndGet();
-            spinning = true;
-            if (!runqA.isEmpty()) {
-                r.r2 = 1;
-                return;
-            }
-        }
-        lock.lock();
-        try {
-            if (!spinning && needspinning) { // becomeSpinning; continue top: steal again
-                nmspinning.incrementAndGet();
-                needspinning = false;
-                spinning = true;
-                if (!runqA.isEmpty()) {
-                    r.r2 = 1;
-                    return;
-                }
-            }
-            npidle = npidle + 1; // releasep; pidleput
-        } finally {
-            lock.unlock();
-        }
-        if (spinning) { // the delicate dance: drop nmspinning, then checkRunqsNoP
-            nmspinning.decrementAndGet();
-            r.r2 = runqA.isEmpty() ? 0 : 1;
-        }
+        r.r2 = findRunnable();
     }
 }
