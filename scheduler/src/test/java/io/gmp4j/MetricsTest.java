@@ -5,8 +5,6 @@ import io.gmp4j.runtime.Waiter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -21,21 +19,7 @@ class MetricsTest {
         int n = 37;
         try (GoRuntime rt = GoRuntime.builder().maxProcs(2).name("metrics-waiting").build()) {
             long createdBefore = rt.metrics(Metrics.GOROUTINES_CREATED).value(Metrics.GOROUTINES_CREATED);
-            List<Waiter> waiters = new ArrayList<>();
-            List<Thread> threads = new ArrayList<>();
-            CountDownLatch published = new CountDownLatch(n);
-            for (int i = 0; i < n; i++) {
-                threads.add(Scheduler.of(rt).go(() -> {
-                    Waiter w = Waiter.current();
-                    synchronized (waiters) {
-                        waiters.add(w);
-                    }
-                    published.countDown();
-                    w.park("test wait");
-                }).thread());
-            }
-            TestSupport.await(published, rt::dump);
-            TestSupport.awaitCondition(() -> threads.stream().allMatch(t -> t.getState() == Thread.State.WAITING), rt::dump);
+            ParkedGoroutines parked = ParkedGoroutines.park(rt, n);
 
             Metrics m = rt.metrics();
             assertEquals(n, m.value(Metrics.GOROUTINES_WAITING), m::toString);
@@ -48,13 +32,7 @@ class MetricsTest {
             assertEquals(rt.stats().threads(), m.value(Metrics.THREADS));
             assertEquals(Metrics.all().size(), m.names().size());
 
-            synchronized (waiters) {
-                waiters.forEach(Waiter::wake);
-            }
-            for (Thread t : threads) {
-                t.join();
-            }
-            TestSupport.awaitCondition(() -> rt.numGoroutine() == 0, rt::dump);
+            parked.wakeAll();
             Metrics after = rt.metrics(Metrics.GOROUTINES_WAITING, Metrics.GOROUTINES);
             assertEquals(0, after.value(Metrics.GOROUTINES_WAITING), after::toString);
             assertEquals(0, after.value(Metrics.GOROUTINES));

@@ -2,6 +2,9 @@ package io.gmp4j.actor;
 
 import io.gmp4j.NoUncaughtExceptions;
 import io.gmp4j.TestSupport;
+import io.gmp4j.actor.CounterActor.Get;
+import io.gmp4j.actor.CounterActor.Inc;
+import io.gmp4j.actor.CounterActor.Msg;
 import io.gmp4j.chan.Chan;
 import io.gmp4j.chan.Select;
 import java.time.Duration;
@@ -12,33 +15,12 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import static io.gmp4j.actor.CounterActor.counter;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** ask: answer, timeout, dead target; from threads, goroutines, select and behaviour actors. */
 @ExtendWith(NoUncaughtExceptions.class)
 class AskTest {
-    record Get(ActorRef<Integer> replyTo) {
-    }
-
-    sealed interface Msg permits Inc, Read {
-    }
-
-    record Inc() implements Msg {
-    }
-
-    record Read(ActorRef<Integer> replyTo) implements Msg {
-    }
-
-    static Behavior<Msg> counter(int n) {
-        return (ctx, msg) -> switch (msg) {
-            case Inc i -> counter(n + 1);
-            case Read r -> {
-                r.replyTo().tell(n);
-                yield Behavior.same();
-            }
-        };
-    }
-
     private static final Duration LONG = Duration.ofSeconds(TestSupport.TIMEOUT_S);
 
     @Test
@@ -48,10 +30,10 @@ class AskTest {
             for (int i = 0; i < 5; i++) {
                 c.tell(new Inc());
             }
-            assertEquals(5, c.<Integer>ask(Read::new, LONG).get());
+            assertEquals(5, c.<Integer>ask(Get::new, LONG).get());
             TestSupport.runInGoroutine(system.runtime(), () -> {
                 c.tell(new Inc());
-                assertEquals(6, c.<Integer>ask(Read::new, LONG).get());
+                assertEquals(6, c.<Integer>ask(Get::new, LONG).get());
             });
             assertEquals(0, system.deadLetterCount());
         }
@@ -104,7 +86,7 @@ class AskTest {
             ActorRef<Msg> c = system.spawn(counter(7));
             TestSupport.runInGoroutine(system.runtime(), () -> {
                 Chan<String> quit = new Chan<>();
-                Reply<Integer> r = c.ask(Read::new, LONG);
+                Reply<Integer> r = c.ask(Get::new, LONG);
                 Select s = new Select();
                 int answer = s.recv(r.channel());
                 s.recv(quit);
@@ -132,7 +114,7 @@ class AskTest {
             AtomicReference<Object> got = new AtomicReference<>();
             AtomicReference<Throwable> getFailure = new AtomicReference<>();
             system.spawn(Behavior.<Object>setup(ctx -> {
-                Reply<Integer> r = c.ask(Read::new, LONG);
+                Reply<Integer> r = c.ask(Get::new, LONG);
                 try {
                     r.get();
                 } catch (IllegalStateException e) {
@@ -150,7 +132,7 @@ class AskTest {
             assertNotNull(getFailure.get(), "get() in a behaviour actor must refuse to block its M");
 
             // toCompletableFuture for code outside gmp4j
-            assertEquals(3, c.<Integer>ask(Read::new, LONG).toCompletableFuture().get(TestSupport.TIMEOUT_S, TimeUnit.SECONDS));
+            assertEquals(3, c.<Integer>ask(Get::new, LONG).toCompletableFuture().get(TestSupport.TIMEOUT_S, TimeUnit.SECONDS));
             ActorRef<Get> silent = system.spawn((ctx, g) -> Behavior.same());
             ExecutionException e = assertThrows(ExecutionException.class,
                     () -> silent.<Integer>ask(Get::new, Duration.ofMillis(10)).toCompletableFuture().get(TestSupport.TIMEOUT_S, TimeUnit.SECONDS));

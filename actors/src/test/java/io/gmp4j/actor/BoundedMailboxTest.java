@@ -1,6 +1,6 @@
 package io.gmp4j.actor;
 
-import io.gmp4j.actor.DeliveryTest.Msg;
+import io.gmp4j.actor.PerSenderDelivery.Msg;
 import io.gmp4j.NoUncaughtExceptions;
 import io.gmp4j.TestSupport;
 import io.gmp4j.chan.Chan;
@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import static io.gmp4j.actor.PerSenderDelivery.startSenders;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
@@ -34,8 +35,8 @@ class BoundedMailboxTest {
         return n;
     }
 
-    /** Consumer-side checks: {@link DeliveryTest.Checker}'s, and the mailbox never over capacity. */
-    static final class Checker extends DeliveryTest.Checker {
+    /** Consumer-side checks: {@link PerSenderDelivery.Checker}'s, and the mailbox never over capacity. */
+    static final class Checker extends PerSenderDelivery.Checker {
         final int capacity;
         int maxQueued;
 
@@ -91,11 +92,7 @@ class BoundedMailboxTest {
             for (Thread t : platform) {
                 t.join();
             }
-            assertEquals(List.of(), checker.errors);
-            assertEquals(total, checker.received);
-            for (int s = 0; s < senders; s++) {
-                assertEquals(perSender, checker.next[s], "sender " + s);
-            }
+            checker.assertEveryMessageOnceInOrder(perSender);
             assertTrue(checker.maxQueued <= capacity);
             assertEquals(0, cell.bound.count());
             assertEquals(0, cell.bound.waiting());
@@ -128,36 +125,10 @@ class BoundedMailboxTest {
             for (Thread t : platform) {
                 t.join();
             }
-            assertEquals(List.of(), checker.errors);
-            assertEquals(total, checker.received);
-            for (int s = 0; s < senders; s++) {
-                assertEquals(perSender, checker.next[s], "sender " + s);
-            }
+            checker.assertEveryMessageOnceInOrder(perSender);
             assertEquals(0, cell.bound.count());
             assertEquals(0, system.deadLetterCount());
         }
-    }
-
-    private static List<Thread> startSenders(ActorSystem system, ActorRef<Msg> sink, int goroutines, int threads,
-            int perSender) {
-        for (int s = 0; s < goroutines; s++) {
-            int id = s;
-            system.runtime().go(() -> {
-                for (int i = 0; i < perSender; i++) {
-                    sink.tell(new Msg(id, i));
-                }
-            });
-        }
-        List<Thread> platform = new ArrayList<>();
-        for (int s = 0; s < threads; s++) {
-            int id = goroutines + s;
-            platform.add(Thread.ofPlatform().name("sender-" + id).start(() -> {
-                for (int i = 0; i < perSender; i++) {
-                    sink.tell(new Msg(id, i));
-                }
-            }));
-        }
-        return platform;
     }
 
     /**

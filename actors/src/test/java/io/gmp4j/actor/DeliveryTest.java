@@ -2,13 +2,15 @@ package io.gmp4j.actor;
 
 import io.gmp4j.NoUncaughtExceptions;
 import io.gmp4j.TestSupport;
+import io.gmp4j.actor.PerSenderDelivery.Checker;
+import io.gmp4j.actor.PerSenderDelivery.Msg;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import static io.gmp4j.actor.PerSenderDelivery.startSenders;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
@@ -18,32 +20,6 @@ import static org.junit.jupiter.api.Assertions.*;
 @ExtendWith(NoUncaughtExceptions.class)
 class DeliveryTest {
     private static final Duration LONG = Duration.ofSeconds(TestSupport.TIMEOUT_S);
-
-    record Msg(int sender, int seq) {
-    }
-
-    /** Checks exactly-once and per-sender FIFO; touched only by the one consumer. */
-    static class Checker {
-        final int[] next;
-        long received;
-        final List<String> errors = new ArrayList<>();
-
-        Checker(int senders) {
-            next = new int[senders];
-        }
-
-        void accept(Msg m) {
-            received++;
-            if (m.seq() != next[m.sender()]) {
-                if (errors.size() < 10) {
-                    errors.add("sender " + m.sender() + ": expected " + next[m.sender()] + ", got " + m.seq());
-                }
-                next[m.sender()] = Math.max(next[m.sender()], m.seq() + 1);
-            } else {
-                next[m.sender()]++;
-            }
-        }
-    }
 
     @Test
     void behaviourActorGetsEveryMessageOnceInPerSenderOrder() throws Exception {
@@ -81,43 +57,13 @@ class DeliveryTest {
                 });
             }
             CountDownLatch start = new CountDownLatch(1);
-            for (int s = 0; s < goroutines; s++) {
-                int id = s;
-                system.runtime().go(() -> {
-                    try {
-                        start.await();
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                    for (int i = 0; i < perSender; i++) {
-                        sink.tell(new Msg(id, i));
-                    }
-                });
-            }
-            List<Thread> platform = new ArrayList<>();
-            for (int s = 0; s < threads; s++) {
-                int id = goroutines + s;
-                platform.add(Thread.ofPlatform().name("sender-" + id).start(() -> {
-                    try {
-                        start.await();
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                    for (int i = 0; i < perSender; i++) {
-                        sink.tell(new Msg(id, i));
-                    }
-                }));
-            }
+            List<Thread> platform = startSenders(system, sink, goroutines, threads, perSender, start);
             start.countDown();
             TestSupport.await(all, () -> checker.received + " of " + total + " received; " + system.runtime().stats());
             for (Thread t : platform) {
                 t.join();
             }
-            assertEquals(List.of(), checker.errors);
-            assertEquals(total, checker.received);
-            for (int s = 0; s < senders; s++) {
-                assertEquals(perSender, checker.next[s], "sender " + s);
-            }
+            checker.assertEveryMessageOnceInOrder(perSender);
             assertEquals(0, system.deadLetterCount());
             // Nothing more arrives: a last ask goes through the same mailbox after everything.
             if (!process) {

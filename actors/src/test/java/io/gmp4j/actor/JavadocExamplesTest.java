@@ -3,6 +3,9 @@ package io.gmp4j.actor;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.NoUncaughtExceptions;
 import io.gmp4j.TestSupport;
+import io.gmp4j.actor.CounterActor.Get;
+import io.gmp4j.actor.CounterActor.Inc;
+import io.gmp4j.actor.CounterActor.Msg;
 import io.gmp4j.chan.Chan;
 import io.gmp4j.chan.RecvChan;
 import io.gmp4j.chan.Select;
@@ -12,31 +15,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import static io.gmp4j.Go.go;
+import static io.gmp4j.actor.CounterActor.counter;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** The examples of the package's Javadoc, compiled (and run where they end). */
 @ExtendWith(NoUncaughtExceptions.class)
 class JavadocExamplesTest {
-    // Behavior's class example
-    sealed interface Msg permits Inc, Get {
-    }
-
-    record Inc() implements Msg {
-    }
-
-    record Get(ActorRef<Integer> replyTo) implements Msg {
-    }
-
-    static Behavior<Msg> counter(int n) {
-        return (ctx, msg) -> switch (msg) {
-            case Inc i -> counter(n + 1);
-            case Get g -> {
-                g.replyTo().tell(n);
-                yield Behavior.same();
-            }
-        };
-    }
-
     record Ping(ActorRef<Object> from) {
     }
 

@@ -2,7 +2,6 @@ package io.gmp4j.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,12 +20,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.TestWatcher;
 
@@ -43,19 +40,12 @@ class ClusterNodesTest {
 
     /** The child's output, printed when a test fails. */
     @RegisterExtension
-    static final TestWatcher DUMP = new TestWatcher() {
-        @Override
-        public void testFailed(ExtensionContext context, Throwable cause) {
-            if (peer != null) {
-                System.err.println("--- child node output ---\n" + peer.out + "--- end of child node output ---");
-            }
-        }
-    };
+    static final TestWatcher DUMP = ClusterTests.printPeerOutputOnFailure(() -> peer == null ? List.of() : List.of(peer));
 
     @BeforeAll
     static void startNodes() throws Exception {
-        String cluster = "gmp4j-test-" + UUID.randomUUID().toString().substring(0, 8);
-        int childPort = 20000 + ThreadLocalRandom.current().nextInt(20000);
+        String cluster = ClusterTests.uniqueClusterName("gmp4j-test-");
+        int childPort = ClusterTests.randomBasePort();
         int ourPort = childPort + 20;
         String members = "127.0.0.1:" + childPort + ",127.0.0.1:" + ourPort;
         peer = PeerProcess.start(ClusterChild.class, "child", cluster, childPort, members, Map.of());
@@ -88,22 +78,12 @@ class ClusterNodesTest {
                 }
             }
         } finally {
-            if (peer != null) {
-                peer.close();
-            }
-            if (node != null) {
-                node.close();
-            }
-            if (system != null) {
-                system.close();
-            }
+            ClusterTests.closeAll(peer == null ? List.of() : List.of(peer), node, system);
         }
     }
 
     private static <T> ActorRef<T> remote(String name) {
-        ActorRef<T> ref = node.<T>lookup(name).orElseThrow(() -> new AssertionError("no '" + name + "' in the cluster"));
-        assertInstanceOf(RemoteRef.class, ref);
-        return ref;
+        return ClusterTests.remote(node, name);
     }
 
     @Test

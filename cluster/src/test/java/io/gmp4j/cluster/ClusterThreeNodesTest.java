@@ -21,13 +21,11 @@ import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.TestWatcher;
 
@@ -53,19 +51,12 @@ class ClusterThreeNodesTest {
 
     /** The peers' output, printed when a test fails. */
     @RegisterExtension
-    static final TestWatcher DUMP = new TestWatcher() {
-        @Override
-        public void testFailed(ExtensionContext context, Throwable cause) {
-            for (PeerProcess p : PEERS) {
-                System.err.println("--- peer " + p.tag + " output ---\n" + p.out + "--- end of peer " + p.tag + " ---");
-            }
-        }
-    };
+    static final TestWatcher DUMP = ClusterTests.printPeerOutputOnFailure(() -> PEERS);
 
     @BeforeAll
     static void startNodes() throws Exception {
-        cluster = "gmp4j-3n-" + UUID.randomUUID().toString().substring(0, 8);
-        basePort = 20000 + ThreadLocalRandom.current().nextInt(20000);
+        cluster = ClusterTests.uniqueClusterName("gmp4j-3n-");
+        basePort = ClusterTests.randomBasePort();
         // P, A, B and up to three more peers, each with a port of its own.
         StringBuilder m = new StringBuilder();
         for (int i = 0; i < 6; i++) {
@@ -92,21 +83,11 @@ class ClusterThreeNodesTest {
 
     @AfterAll
     static void stopNodes() {
-        for (PeerProcess p : PEERS) {
-            p.close();
-        }
-        if (node != null) {
-            node.close();
-        }
-        if (system != null) {
-            system.close();
-        }
+        ClusterTests.closeAll(PEERS, node, system);
     }
 
     private static <T> ActorRef<T> remote(String name) {
-        ActorRef<T> ref = node.<T>lookup(name).orElseThrow(() -> new AssertionError("no '" + name + "' in the cluster"));
-        assertInstanceOf(RemoteRef.class, ref);
-        return ref;
+        return ClusterTests.remote(node, name);
     }
 
     /** Spawns a victim registered as {@code name} on the peer {@code tag}; returns its ref. */

@@ -1,11 +1,9 @@
 package io.gmp4j.micrometer;
 
-import io.gmp4j.runtime.Scheduler;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.Metrics;
 import io.gmp4j.NoUncaughtExceptions;
-import io.gmp4j.TestSupport;
-import io.gmp4j.runtime.Waiter;
+import io.gmp4j.ParkedGoroutines;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
@@ -13,9 +11,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -34,21 +29,7 @@ class GoRuntimeMetricsTest {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(2).name("mm").build()) {
             new GoRuntimeMetrics(rt, Tags.of("runtime", "mm")).bindTo(reg);
             double createdBefore = reg.get("gmp4j.sched.goroutines-created").functionCounter().count();
-            List<Waiter> waiters = new ArrayList<>();
-            List<Thread> threads = new ArrayList<>();
-            CountDownLatch published = new CountDownLatch(n);
-            for (int i = 0; i < n; i++) {
-                threads.add(Scheduler.of(rt).go(() -> {
-                    Waiter w = Waiter.current();
-                    synchronized (waiters) {
-                        waiters.add(w);
-                    }
-                    published.countDown();
-                    w.park("test wait");
-                }).thread());
-            }
-            TestSupport.await(published, rt::dump);
-            TestSupport.awaitCondition(() -> threads.stream().allMatch(t -> t.getState() == Thread.State.WAITING), rt::dump);
+            ParkedGoroutines parked = ParkedGoroutines.park(rt, n);
 
             assertEquals(n, gauge(reg, Metrics.GOROUTINES_WAITING));
             assertEquals(0, gauge(reg, Metrics.GOROUTINES_RUNNING));
@@ -62,13 +43,7 @@ class GoRuntimeMetricsTest {
             assertEquals("goroutines", id.getBaseUnit());
             assertEquals(Metrics.description(Metrics.GOROUTINES_WAITING), id.getDescription());
 
-            synchronized (waiters) {
-                waiters.forEach(Waiter::wake);
-            }
-            for (Thread t : threads) {
-                t.join();
-            }
-            TestSupport.awaitCondition(() -> rt.numGoroutine() == 0, rt::dump);
+            parked.wakeAll();
             assertEquals(0, gauge(reg, Metrics.GOROUTINES_WAITING));
             assertEquals(0, gauge(reg, Metrics.GOROUTINES));
 

@@ -225,12 +225,7 @@ class DirectWriteTest extends NetTestBase {
                     Conn s = l.accept();
                     conns[2 * i] = c;
                     conns[2 * i + 1] = s;
-                    byte[] one = {(byte) i};
-                    c.write(one);
-                    readFully(s, one, 0, 1);
-                    s.write(one);
-                    readFully(c, one, 0, 1);
-                    assertTrue(c.writer.directWrites == 1 && s.writer.directWrites == 1, "writes went straight to the socket");
+                    oneByteEachWay(c, s, i);
                 }
                 java.util.Set<String> after = sockets();
                 after.removeAll(before);
@@ -263,6 +258,16 @@ class DirectWriteTest extends NetTestBase {
         return out;
     }
 
+    /** Byte {@code i} from c to s and back: each side's first write, which goes straight to the socket. */
+    private static void oneByteEachWay(Conn c, Conn s, int i) throws IOException {
+        byte[] one = {(byte) i};
+        c.write(one);
+        readFully(s, one, 0, 1);
+        s.write(one);
+        readFully(c, one, 0, 1);
+        assertTrue(c.writer.directWrites == 1 && s.writer.directWrites == 1, "writes went straight to the socket");
+    }
+
     /** Opens {@code n} pairs, writes on each both ways, and closes them: half from each side. */
     private static void closePairs(int n) {
         go(() -> {
@@ -270,12 +275,8 @@ class DirectWriteTest extends NetTestBase {
                 for (int i = 0; i < n; i++) {
                     Conn c = Net.dial(l.address());
                     Conn s = l.accept();
-                    byte[] one = {(byte) i};
-                    c.write(one);
-                    readFully(s, one, 0, 1);
-                    s.write(one);
-                    readFully(c, one, 0, 1);
-                    assertTrue(c.writer.directWrites == 1 && s.writer.directWrites == 1, "writes went straight to the socket");
+                    oneByteEachWay(c, s, i);
+                    byte[] one = new byte[1];
                     if (i % 2 == 0) {
                         c.close();
                         assertEquals(-1, s.read(one, 0, 1), "the peer's close reached the other side");

@@ -29,6 +29,44 @@ class RuntimeTimerTest {
         TestSupport.await(witness, () -> "witness timer never fired: " + rt.stats());
     }
 
+    /**
+     * {@code n} timers, not yet armed, with random deadlines within 200 ms of now (seeded):
+     * each firing counts into {@link #fires}, counts {@link #all} down, and counts into
+     * {@link #early} when it came before its deadline.
+     */
+    private static final class RandomTimers {
+        final AtomicIntegerArray fires;
+        final AtomicInteger early = new AtomicInteger();
+        final CountDownLatch all;
+        final long[] deadlines;
+        final RuntimeTimer[] timers;
+        /** The latest deadline. */
+        final long last;
+
+        RandomTimers(GoRuntime rt, int n, long seed) {
+            fires = new AtomicIntegerArray(n);
+            all = new CountDownLatch(n);
+            deadlines = new long[n];
+            timers = new RuntimeTimer[n];
+            SplittableRandom rnd = new SplittableRandom(seed);
+            long base = System.nanoTime();
+            long latest = base;
+            for (int i = 0; i < n; i++) {
+                int k = i;
+                deadlines[i] = base + rnd.nextLong(ms(200));
+                latest = Math.max(latest, deadlines[i]);
+                timers[i] = Scheduler.of(rt).newTimer(() -> {
+                    if (System.nanoTime() - deadlines[k] < 0) {
+                        early.incrementAndGet();
+                    }
+                    fires.incrementAndGet(k);
+                    all.countDown();
+                });
+            }
+            last = latest;
+        }
+    }
+
     @Test
     void firesOnceAtOrAfterItsDeadline() {
         try (GoRuntime rt = GoRuntime.builder().maxProcs(1).name("timer-once").build()) {
@@ -132,33 +170,14 @@ class RuntimeTimerTest {
     void tenThousandRandomTimersEachFireExactlyOnce() {
         int n = 10_000;
         try (GoRuntime rt = GoRuntime.builder().maxProcs(2).name("timer-many").build()) {
-            AtomicIntegerArray fires = new AtomicIntegerArray(n);
-            AtomicInteger early = new AtomicInteger();
-            CountDownLatch all = new CountDownLatch(n);
-            SplittableRandom rnd = new SplittableRandom(7);
-            long base = System.nanoTime();
-            long[] deadlines = new long[n];
-            RuntimeTimer[] timers = new RuntimeTimer[n];
-            long last = base;
+            RandomTimers t = new RandomTimers(rt, n, 7);
+            armHalfFromAGoroutineHalfFromAPlatformThread(rt, t.timers, t.deadlines, "timer-many");
+            TestSupport.await(t.all, () -> t.all.getCount() + " timers did not fire: " + rt.stats());
+            passTime(rt, t.last + ms(20));
+            assertEquals(0, t.early.get(), "timers fired before their deadline");
             for (int i = 0; i < n; i++) {
-                int k = i;
-                deadlines[i] = base + rnd.nextLong(ms(200));
-                last = Math.max(last, deadlines[i]);
-                timers[i] = Scheduler.of(rt).newTimer(() -> {
-                    if (System.nanoTime() - deadlines[k] < 0) {
-                        early.incrementAndGet();
-                    }
-                    fires.incrementAndGet(k);
-                    all.countDown();
-                });
-            }
-            armHalfFromAGoroutineHalfFromAPlatformThread(rt, timers, deadlines, "timer-many");
-            TestSupport.await(all, () -> all.getCount() + " timers did not fire: " + rt.stats());
-            passTime(rt, last + ms(20));
-            assertEquals(0, early.get(), "timers fired before their deadline");
-            for (int i = 0; i < n; i++) {
-                assertEquals(1, fires.get(i), "timer " + i);
-                assertFalse(timers[i].pending());
+                assertEquals(1, t.fires.get(i), "timer " + i);
+                assertFalse(t.timers[i].pending());
             }
         }
     }
@@ -239,28 +258,13 @@ class RuntimeTimerTest {
         for (int round = 0; round < rounds; round++) {
             // A fresh runtime each round: its Ms start while the timers are being armed.
             try (GoRuntime rt = GoRuntime.builder().maxProcs(2).name("timer-rounds-" + round).build()) {
-                AtomicIntegerArray fires = new AtomicIntegerArray(n);
-                CountDownLatch all = new CountDownLatch(n);
-                SplittableRandom rnd = new SplittableRandom(round);
-                long base = System.nanoTime();
-                long[] deadlines = new long[n];
-                RuntimeTimer[] timers = new RuntimeTimer[n];
-                long last = base;
-                for (int i = 0; i < n; i++) {
-                    int k = i;
-                    deadlines[i] = base + rnd.nextLong(ms(200));
-                    last = Math.max(last, deadlines[i]);
-                    timers[i] = Scheduler.of(rt).newTimer(() -> {
-                        fires.incrementAndGet(k);
-                        all.countDown();
-                    });
-                }
-                armHalfFromAGoroutineHalfFromAPlatformThread(rt, timers, deadlines, "timer-rounds-" + round);
+                RandomTimers t = new RandomTimers(rt, n, round);
+                armHalfFromAGoroutineHalfFromAPlatformThread(rt, t.timers, t.deadlines, "timer-rounds-" + round);
                 int r = round;
-                TestSupport.await(all, () -> "round " + r + ": " + all.getCount() + " timers did not fire: " + rt.stats());
-                passTime(rt, last + ms(5));
+                TestSupport.await(t.all, () -> "round " + r + ": " + t.all.getCount() + " timers did not fire: " + rt.stats());
+                passTime(rt, t.last + ms(5));
                 for (int i = 0; i < n; i++) {
-                    assertEquals(1, fires.get(i), "round " + round + " timer " + i);
+                    assertEquals(1, t.fires.get(i), "round " + round + " timer " + i);
                 }
             }
         }

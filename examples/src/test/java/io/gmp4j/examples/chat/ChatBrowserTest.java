@@ -1,21 +1,15 @@
 package io.gmp4j.examples.chat;
 
-import io.gmp4j.GoRuntime;
-import io.gmp4j.NoUncaughtExceptions;
-import io.gmp4j.TestSupport;
-import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
+import static io.gmp4j.examples.chat.LineClient.CHOOSE;
+import static io.gmp4j.examples.chat.LineClient.WELCOME;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -34,14 +28,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * instead only when {@code -Dgmp4j.browser=skip} (or {@code GMP4J_BROWSER=skip}) is given and
  * {@code CI} is not {@code true}: on CI it never skips.
  */
-@ExtendWith(NoUncaughtExceptions.class)
 @Timeout(value = 300)
-class ChatBrowserTest {
-    static final String WELCOME = "*** welcome to gmp4j chat; commands: /nick /join /rooms /who /msg /quit";
-    static final String CHOOSE = "*** choose a nickname:";
-
-    private GoRuntime rt;
-    private ChatServer server;
+class ChatBrowserTest extends ChatTestBase {
 
     @BeforeAll
     static void browserInstalled() {
@@ -59,17 +47,6 @@ class ChatBrowserTest {
         fail(missing + (ci ? " (CI=true: never skipped)" : "; to skip it on a machine that is not CI: -Dgmp4j.browser=skip"));
     }
 
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-            assertTrue(server.awaitStopped(Duration.ofSeconds(TestSupport.TIMEOUT_S)), "server stopped");
-        }
-        if (rt != null) {
-            rt.close();
-        }
-    }
-
     private static List<String> welcome(String nick, String room) {
         return List.of(WELCOME, CHOOSE, "*** hello " + nick + "; you are in lobby (/join <room> to move, /rooms to list)",
                 "*** " + nick + " joined lobby", "*** " + nick + " joined " + room);
@@ -77,10 +54,8 @@ class ChatBrowserTest {
 
     @Test
     void twoBrowsersAndATcpClientShareARoomAndEachSeesExactlyItsLines() throws Exception {
-        rt = GoRuntime.builder().maxProcs(2).name("chat-browser-test").build();
-        server = ChatServer.start(rt, "127.0.0.1:0", "127.0.0.1:0", ChatConfig.defaults());
-        InetSocketAddress tcp = server.address();
-        String url = "http://127.0.0.1:" + server.webAddress().getPort() + "/";
+        startWithWeb(ChatConfig.defaults());
+        String url = "http://127.0.0.1:" + web.getPort() + "/";
         String rooms = "*** rooms: den (3) lobby (0)";
         try (ChatBrowser alice = ChatBrowser.open("alice", url); ChatBrowser bob = ChatBrowser.open("bob", url)) {
             alice.join("alice", "den");

@@ -9,22 +9,15 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.function.Predicate;
-
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * A plain blocking TCP client for the tests (platform threads, java.net). Every read has
- * {@link TestSupport#TIMEOUT_S} as its safety net: a test that needs it has already failed.
+ * A plain blocking TCP client for the tests (platform threads, java.net): a {@link LineClient}
+ * over a socket whose every read times out after {@link TestSupport#TIMEOUT_S}.
  */
-final class ChatClient implements AutoCloseable {
+final class ChatClient extends LineClient<IOException> {
     final Socket socket;
     final BufferedReader in;
     final OutputStream out;
-    /** Every line read, in order. */
-    final List<String> seen = new ArrayList<>();
 
     ChatClient(InetSocketAddress addr) throws IOException {
         this(addr, 0);
@@ -44,13 +37,17 @@ final class ChatClient implements AutoCloseable {
 
     /** Connects and logs in as {@code nick}; returns once in the lobby. */
     static ChatClient login(InetSocketAddress addr, String nick) throws IOException {
-        ChatClient c = new ChatClient(addr);
-        c.await(l -> l.equals("*** choose a nickname:"));
-        c.send(nick);
-        c.await(l -> l.equals("*** " + nick + " joined lobby"));
+        return login(addr, nick, 0);
+    }
+
+    /** As {@link #login(InetSocketAddress, String)}, with SO_RCVBUF {@code receiveBuffer} when it is > 0. */
+    static ChatClient login(InetSocketAddress addr, String nick, int receiveBuffer) throws IOException {
+        ChatClient c = new ChatClient(addr, receiveBuffer);
+        c.logIn(nick);
         return c;
     }
 
+    @Override
     void send(String line) throws IOException {
         out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
         out.flush();
@@ -62,45 +59,16 @@ final class ChatClient implements AutoCloseable {
     }
 
     /** The next line, or null at end of stream (a reset counts as the end). */
-    String readLine() throws IOException {
+    @Override
+    String receive() throws IOException {
         try {
-            String l = in.readLine();
-            if (l != null) {
-                seen.add(l);
-            }
-            return l;
+            return in.readLine();
         } catch (SocketTimeoutException e) {
-            fail("no line within " + TestSupport.TIMEOUT_S + " s; seen: " + tail());
+            failNoLine();
             return null;
         } catch (java.net.SocketException e) {
             return null; // connection reset
         }
-    }
-
-    /** Reads until a line matches (returning it); fails at end of stream. */
-    String await(Predicate<String> p) throws IOException {
-        while (true) {
-            String l = readLine();
-            if (l == null) {
-                fail("end of stream before the expected line; seen: " + tail());
-            }
-            if (p.test(l)) {
-                return l;
-            }
-        }
-    }
-
-    /** Reads to the end of stream, returning the lines read. */
-    List<String> readToEnd() throws IOException {
-        List<String> rest = new ArrayList<>();
-        for (String l; (l = readLine()) != null; ) {
-            rest.add(l);
-        }
-        return rest;
-    }
-
-    String tail() {
-        return seen.subList(Math.max(0, seen.size() - 10), seen.size()).toString();
     }
 
     @Override

@@ -3,7 +3,6 @@ package io.gmp4j.examples.chat;
 import io.gmp4j.TestSupport;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -26,7 +25,6 @@ import org.junit.jupiter.api.extension.TestWatcher;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Three chat nodes ({@code ChatDemo --cluster}), each in a JVM of its own, on a cluster name and
@@ -147,15 +145,15 @@ class ChatClusterTest {
     void privateMessagesAndRenamesCrossNodes() throws Exception {
         try (ChatClient alice = ChatClient.login(nodes.get(0).address(), "alice");
              ChatClient bob = ChatClient.login(nodes.get(1).address(), "bob")) {
-            awaitWho(alice, "lobby", Set.of("alice", "bob"));
-            awaitWho(bob, "lobby", Set.of("alice", "bob"));
+            alice.awaitWho("lobby", Set.of("alice", "bob"));
+            bob.awaitWho("lobby", Set.of("alice", "bob"));
             bob.send("/msg ALICE psst");
             assertEquals("[pm] bob: psst", alice.await(l -> l.startsWith("[pm")));
             assertEquals("[pm -> alice] psst", bob.await(l -> l.startsWith("[pm")));
             bob.send("/nick robert");
             assertEquals("*** bob is now known as robert", alice.await(l -> l.contains(" is now known as ")));
             assertEquals("*** bob is now known as robert", bob.await(l -> l.contains(" is now known as ")));
-            awaitWho(alice, "lobby", Set.of("alice", "robert"));
+            alice.awaitWho("lobby", Set.of("alice", "robert"));
             alice.send("/msg bob still there?");
             assertEquals("*** no such nick: bob", alice.await(l -> l.startsWith("*** no such nick")));
             alice.send("/msg robert hi robert");
@@ -219,7 +217,7 @@ class ChatClusterTest {
             for (int n = 0; n < NODES; n++) {
                 for (String room : roomNames) {
                     int i = firstOn(n, room, roomOf, users);
-                    awaitWho(clients.get(i), room, usersIn(room, roomOf, users, -1));
+                    clients.get(i).awaitWho(room, usersIn(room, roomOf, users, -1));
                 }
             }
             ChatClient any = clients.get(0);
@@ -276,7 +274,7 @@ class ChatClusterTest {
                 c.await(l -> l.equals("*** back joined rA"));
                 Set<String> expectWho = new TreeSet<>(usersIn("rA", roomOf, users, killed));
                 expectWho.add("back");
-                awaitWho(c, "rA", expectWho);
+                c.awaitWho("rA", expectWho);
                 c.send("hello from back");
                 for (int i = 0; i < users; i++) {
                     if (i % NODES != killed) {
@@ -346,19 +344,5 @@ class ChatClusterTest {
             }
         }
         throw new AssertionError("no user of node " + node + " in " + room);
-    }
-
-    /** Asks {@code /who} until the answer lists exactly {@code expect} (bounded by the safety net). */
-    private static void awaitWho(ChatClient c, String room, Set<String> expect) throws IOException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TestSupport.TIMEOUT_S);
-        Set<String> got;
-        do {
-            c.send("/who");
-            String l = c.await(s -> s.startsWith("*** in " + room + ":"));
-            got = new TreeSet<>(Arrays.asList(l.substring(("*** in " + room + ":").length()).strip().split(" ")));
-            if (System.nanoTime() > deadline) {
-                fail("/who in " + room + " never listed " + expect + "; last " + got);
-            }
-        } while (!got.equals(expect));
     }
 }

@@ -1,6 +1,5 @@
 package io.gmp4j.examples.chat;
 
-import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -15,27 +14,16 @@ import static org.junit.jupiter.api.Assertions.*;
  */
 class ChatDropPolicyTest extends ChatTestBase {
     private static final Pattern NOTICE = Pattern.compile("\\*\\*\\* (\\d+) lines dropped: you are reading too slowly");
-    private static final String PAD = "x".repeat(1000);
 
     @Test
     void aClientThatStopsReadingStaysAndIsToldExactlyHowManyLinesItMissed() throws Exception {
         InetSocketAddress addr = start(ChatConfig.defaults()
                 .withQueue(128).withMaxLine(2048).withSlowPolicy(ChatConfig.SlowPolicy.DROP));
-        ChatClient slow = new ChatClient(addr, 4096);
-        slow.await("*** choose a nickname:"::equals);
-        slow.send("slow");
-        slow.await("*** slow joined lobby"::equals);
+        ChatClient slow = ChatClient.login(addr, "slow", 4096);
         // from here until it resumes, slow reads nothing
         try (ChatClient a = ChatClient.login(addr, "a"); ChatClient b = ChatClient.login(addr, "b")) {
-            Tally ta = Tally.start(a);
-            Tally tb = Tally.start(b);
-            int perRound = 100; // below the queue: a and b's queues never fill within a round
-            int sent = 0;
-            int maxRounds = 500; // 50 MB: far more than the socket buffers a stalled reader can hide
-            for (int round = 0; round < maxRounds && server.droppedFor("slow") == 0; round++) {
-                sent = sendRound(a, sent, perRound, ta, tb);
-            }
-            assertTrue(server.droppedFor("slow") > 0, "nothing dropped for the slow client after " + sent + " lines");
+            LobbyFlood flood = new LobbyFlood(a, b);
+            flood.roundsUntil(() -> server.droppedFor("slow") > 0, "nothing dropped for the slow client");
             // Once a and b have a line, the hub has handled it: a count that grew by one
             // means that line was dropped, so the notice slow is owed follows every line it got.
             // The stalled client's window is fixed (SO_RCVBUF 4 KiB), but the server's send
@@ -45,7 +33,7 @@ class ChatDropPolicyTest extends ChatTestBase {
             int maxSingles = 10_000; // 10 MB of lines
             long before = server.droppedFor("slow");
             for (int k = 0; k < maxSingles; k++) {
-                sent = sendRound(a, sent, 1, ta, tb);
+                flood.round(1);
                 long now = server.droppedFor("slow");
                 if (now == before + 1) {
                     break;
@@ -54,8 +42,8 @@ class ChatDropPolicyTest extends ChatTestBase {
             }
             long dropped = server.droppedFor("slow");
             assertEquals(before + 1, dropped, "the last line sent to the stalled client was not dropped");
-            assertFalse(ta.kicked() || tb.kicked(), "the room was told the slow client was disconnected");
-            int stalledSent = sent;
+            assertFalse(flood.ta.kicked() || flood.tb.kicked(), "the room was told the slow client was disconnected");
+            int stalledSent = flood.sent();
 
             // slow reads again: the lines it was sent, with each gap announced by a notice of its size
             int next = 0; // the next line slow would get if nothing were dropped
@@ -82,20 +70,15 @@ class ChatDropPolicyTest extends ChatTestBase {
             assertTrue(lastNotice > 0, "the last line dropped was announced last");
 
             // then only the new lines, each once, in order
-            int resumed = sent;
-            sent = sendRound(a, sent, perRound, ta, tb);
-            for (int k = resumed; k < sent; k++) {
-                assertEquals("[lobby] a: p " + k + " " + PAD, slow.readLine(), slow::tail);
+            int resumed = flood.sent();
+            flood.round(LobbyFlood.PER_ROUND);
+            for (int k = resumed; k < flood.sent(); k++) {
+                assertEquals("[lobby] a: p " + k + " " + LobbyFlood.PAD, slow.readLine(), slow::tail);
             }
             assertEquals(dropped, server.droppedFor("slow"), "nothing dropped once it read again");
 
-            tb.stopAt("*** a left");
-            a.socket.shutdownOutput(); // ends a's session: a sees the end of stream, b the notice
-            ta.finish();
-            tb.finish();
-            assertEquals(sent, ta.count(), "a got every line once");
-            assertEquals(sent, tb.count(), "b got every line once");
-            assertFalse(ta.kicked() || tb.kicked(), "the room was told the slow client was disconnected");
+            flood.finish();
+            assertFalse(flood.ta.kicked() || flood.tb.kicked(), "the room was told the slow client was disconnected");
             slow.await("*** a left"::equals); // still connected
             server.close();
             assertEquals(dropped, server.dropped(), "only the slow client lost lines");
@@ -117,16 +100,6 @@ class ChatDropPolicyTest extends ChatTestBase {
         }
         server.close();
         assertThrows(IllegalStateException.class, () -> server.droppedFor("a"), "the server has stopped");
-    }
-
-    /** a sends {@code n} lines numbered from {@code from}; returns once a and b both have them. */
-    private static int sendRound(ChatClient a, int from, int n, Tally ta, Tally tb) throws IOException, InterruptedException {
-        for (int k = from; k < from + n; k++) {
-            a.send("p " + k + " " + PAD);
-        }
-        ta.awaitCount(from + n);
-        tb.awaitCount(from + n);
-        return from + n;
     }
 
     private static int index(String line) {

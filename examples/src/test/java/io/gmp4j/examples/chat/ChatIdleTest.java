@@ -1,5 +1,7 @@
 package io.gmp4j.examples.chat;
 
+import static io.gmp4j.examples.chat.LineClient.CHOOSE;
+import static io.gmp4j.examples.chat.LineClient.WELCOME;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -26,8 +28,6 @@ import org.junit.jupiter.api.Test;
  */
 @GoTest(procs = 2, bubble = true, timeoutMillis = 20_000)
 class ChatIdleTest {
-    static final String WELCOME = "*** welcome to gmp4j chat; commands: /nick /join /rooms /who /msg /quit";
-    static final String CHOOSE = "*** choose a nickname:";
 
     /** A hub with clients over pipes, in the caller's bubble; no listener. */
     static final class PipeServer {

@@ -3,7 +3,6 @@ package io.gmp4j.examples.chat;
 import io.gmp4j.TestSupport;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +11,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -183,37 +181,14 @@ class ChatServerTest extends ChatTestBase {
     @Test
     void aSlowClientIsDisconnectedAndTheRoomStillGetsEveryLine() throws Exception {
         InetSocketAddress addr = start(ChatConfig.defaults().withQueue(128).withMaxLine(2048));
-        ChatClient slow = new ChatClient(addr, 4096);
-        slow.await("*** choose a nickname:"::equals);
-        slow.send("slow");
-        slow.await("*** slow joined lobby"::equals);
+        ChatClient slow = ChatClient.login(addr, "slow", 4096);
         // from here on, slow reads nothing
         try (ChatClient a = ChatClient.login(addr, "a"); ChatClient b = ChatClient.login(addr, "b")) {
-            Tally ta = Tally.start(a);
-            Tally tb = Tally.start(b);
-            String pad = "x".repeat(1000);
-            int perRound = 100; // below the queue: a and b's queues never fill within a round
-            int sent = 0;
-            int maxRounds = 500; // 50 MB: far more than the socket buffers a stalled reader can hide
-            for (int round = 0; round < maxRounds && !(ta.kicked() && tb.kicked()); round++) {
-                for (int k = 0; k < perRound; k++) {
-                    a.send("p " + sent++ + " " + pad);
-                }
-                ta.awaitCount(sent);
-                tb.awaitCount(sent);
-            }
-            assertTrue(ta.kicked() && tb.kicked(), "the slow client was never disconnected after " + sent + " lines");
-            for (int k = 0; k < perRound; k++) { // the room goes on without it
-                a.send("p " + sent++ + " " + pad);
-            }
-            ta.awaitCount(sent);
-            tb.awaitCount(sent);
-            tb.stopAt("*** a left");
-            a.socket.shutdownOutput(); // ends a's session: a sees the end of stream, b the notice
-            ta.finish();
-            tb.finish();
-            assertEquals(sent, ta.count(), "a got every line once");
-            assertEquals(sent, tb.count(), "b got every line once");
+            LobbyFlood flood = new LobbyFlood(a, b);
+            flood.roundsUntil(() -> flood.ta.kicked() && flood.tb.kicked(), "the slow client was never disconnected");
+            flood.round(LobbyFlood.PER_ROUND); // the room goes on without it
+            flood.finish();
+            int sent = flood.sent();
             // the slow client's connection ends; it had not been sent everything
             List<String> rest = slow.readToEnd();
             long got = rest.stream().filter(l -> l.startsWith("[lobby] a: p ")).count();

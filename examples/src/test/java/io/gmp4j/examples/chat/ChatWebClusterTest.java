@@ -1,16 +1,12 @@
 package io.gmp4j.examples.chat;
 
-import io.gmp4j.TestSupport;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -18,7 +14,6 @@ import org.junit.jupiter.api.Timeout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * WebSocket users in a chat cluster: two nodes ({@code ChatDemo --cluster}, JVMs of their own),
@@ -52,7 +47,7 @@ class ChatWebClusterTest {
 
             try (WsChatClient wanda = WsChatClient.login(web, "wanda");
                  ChatClient tom = ChatClient.login(nodes.get(1).address(), "tom")) {
-                awaitWho(wanda, Set.of("wanda", "tom"));
+                wanda.awaitWho("lobby", Set.of("wanda", "tom"));
                 wanda.send("hi tom, from a browser");
                 tom.await("[lobby] wanda: hi tom, from a browser"::equals);
                 tom.send("hello wanda, from a terminal");
@@ -67,7 +62,7 @@ class ChatWebClusterTest {
                     tom.await("*** walt joined lobby"::equals);
                     walt.send("/who");
                     String who = walt.await(l -> l.startsWith("*** in lobby:"));
-                    assertEquals(Set.of("wanda", "walt", "tom"), names(who));
+                    assertEquals(Set.of("wanda", "walt", "tom"), LineClient.whoNames(who));
                 }
                 tom.await("*** walt left"::equals);
                 assertTrue(wanda.seen.stream().noneMatch(l -> l.startsWith("[pm -> wanda]") || l.equals("[pm] wanda: and back")),
@@ -91,22 +86,5 @@ class ChatWebClusterTest {
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
-    }
-
-    private static Set<String> names(String who) {
-        return new TreeSet<>(Arrays.asList(who.substring(who.indexOf(':') + 1).strip().split(" ")));
-    }
-
-    /** Asks /who until the lobby lists {@code expect}: the other node's users arrive asynchronously. */
-    private static void awaitWho(WsChatClient c, Set<String> expect) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TestSupport.TIMEOUT_S);
-        Set<String> got;
-        do {
-            c.send("/who");
-            got = names(c.await(s -> s.startsWith("*** in lobby:")));
-            if (System.nanoTime() > deadline) {
-                fail("/who never listed " + expect + "; last " + got);
-            }
-        } while (!got.equals(new TreeSet<>(expect)));
     }
 }

@@ -1,9 +1,6 @@
 package io.gmp4j.examples.chat;
 
-import io.gmp4j.GoRuntime;
-import io.gmp4j.NoUncaughtExceptions;
 import io.gmp4j.TestSupport;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -11,11 +8,11 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
+import static io.gmp4j.examples.chat.LineClient.CHOOSE;
+import static io.gmp4j.examples.chat.LineClient.WELCOME;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,35 +22,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * clients like the TCP ones, in the same rooms, under the same limits and slow-client policy,
  * and the page's files are served over HTTP.
  */
-@ExtendWith(NoUncaughtExceptions.class)
 @Timeout(value = 180)
-class ChatWebSocketTest {
-    private GoRuntime rt;
-    private ChatServer server;
-    private InetSocketAddress tcp;
-    private InetSocketAddress web;
-
-    private void start(ChatConfig cfg) throws Exception {
-        rt = GoRuntime.builder().maxProcs(2).name("chat-ws-test").build();
-        server = ChatServer.start(rt, "127.0.0.1:0", "127.0.0.1:0", cfg);
-        tcp = server.address();
-        web = server.webAddress();
-    }
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-            assertTrue(server.awaitStopped(Duration.ofSeconds(TestSupport.TIMEOUT_S)), "server stopped");
-        }
-        if (rt != null) {
-            rt.close();
-        }
-    }
-
+class ChatWebSocketTest extends ChatTestBase {
     @Test
     void webSocketAndTcpUsersShareRoomsWhoAndPrivateMessages() throws Exception {
-        start(ChatConfig.defaults());
+        startWithWeb(ChatConfig.defaults());
         try (WsChatClient w = WsChatClient.login(web, "web"); ChatClient t = ChatClient.login(tcp, "term")) {
             w.await("*** term joined lobby"::equals);
             w.send("hello, terminal");
@@ -77,13 +50,13 @@ class ChatWebSocketTest {
             t.await("*** rooms: den (1) lobby (1)"::equals);
             w.send("/rooms");
             w.await("*** rooms: den (1) lobby (1)"::equals);
-            assertEquals(List.of("*** welcome to gmp4j chat; commands: /nick /join /rooms /who /msg /quit",
-                    "*** choose a nickname:", "*** hello web; you are in lobby (/join <room> to move, /rooms to list)",
+            assertEquals(List.of(WELCOME,
+                    CHOOSE, "*** hello web; you are in lobby (/join <room> to move, /rooms to list)",
                     "*** web joined lobby", "*** term joined lobby", "[lobby] web: hello, terminal",
                     "[lobby] term: hello, browser", "*** in lobby: web term", "[pm] term: just for you",
                     "[pm -> term] and back", "*** web joined den", "*** rooms: den (1) lobby (1)"), w.seen);
-            assertEquals(List.of("*** welcome to gmp4j chat; commands: /nick /join /rooms /who /msg /quit",
-                    "*** choose a nickname:", "*** hello term; you are in lobby (/join <room> to move, /rooms to list)",
+            assertEquals(List.of(WELCOME,
+                    CHOOSE, "*** hello term; you are in lobby (/join <room> to move, /rooms to list)",
                     "*** term joined lobby", "[lobby] web: hello, terminal", "[lobby] term: hello, browser",
                     "[pm -> web] just for you", "[pm] web: and back", "*** web left lobby",
                     "*** rooms: den (1) lobby (1)"), t.seen);
@@ -100,7 +73,7 @@ class ChatWebSocketTest {
     @Test
     void everyLineReachesWebSocketAndTcpReceiversOnceInOrder() throws Exception {
         int n = TestSupport.stress(20_000, 4_000);
-        start(ChatConfig.defaults().withQueue(4 * n)); // deep queues: no receiver counts as slow here
+        startWithWeb(ChatConfig.defaults().withQueue(4 * n)); // deep queues: no receiver counts as slow here
         try (ChatClient a = ChatClient.login(tcp, "a"); WsChatClient s = WsChatClient.login(web, "s");
              WsChatClient r = WsChatClient.login(web, "r"); ChatClient t = ChatClient.login(tcp, "t")) {
             r.await("*** t joined lobby"::equals); // everyone is in: t's login saw its own join
@@ -149,7 +122,7 @@ class ChatWebSocketTest {
 
     @Test
     void overLongLinesAreRefusedAndControlCharactersCleaned() throws Exception {
-        start(ChatConfig.defaults().withMaxLine(64));
+        startWithWeb(ChatConfig.defaults().withMaxLine(64));
         try (WsChatClient a = WsChatClient.login(web, "a"); ChatClient b = ChatClient.login(tcp, "b")) {
             a.send("y".repeat(65));
             a.await("*** line too long (max 64 bytes), ignored"::equals);
@@ -167,38 +140,17 @@ class ChatWebSocketTest {
 
     @Test
     void aSlowWebSocketClientIsDisconnectedAndTheRoomStillGetsEveryLine() throws Exception {
-        start(ChatConfig.defaults().withQueue(128).withMaxLine(2048));
+        startWithWeb(ChatConfig.defaults().withQueue(128).withMaxLine(2048));
         WsChatClient slow = WsChatClient.stalled(web, 4); // reads the greeting, its hello and join; then nothing
         try (ChatClient a = ChatClient.login(tcp, "a"); ChatClient b = ChatClient.login(tcp, "b")) {
             slow.await("*** choose a nickname:"::equals);
             slow.send("slow");
             a.await("*** slow joined lobby"::equals);
             b.await("*** slow joined lobby"::equals);
-            Tally ta = Tally.start(a);
-            Tally tb = Tally.start(b);
-            String pad = "x".repeat(1000);
-            int perRound = 100; // below the queue: a and b's queues never fill within a round
-            int sent = 0;
-            int maxRounds = 500; // 50 MB: far more than the socket buffers a stalled reader can hide
-            for (int round = 0; round < maxRounds && !(ta.kicked() && tb.kicked()); round++) {
-                for (int k = 0; k < perRound; k++) {
-                    a.send("p " + sent++ + " " + pad);
-                }
-                ta.awaitCount(sent);
-                tb.awaitCount(sent);
-            }
-            assertTrue(ta.kicked() && tb.kicked(), "the slow client was never disconnected after " + sent + " lines");
-            for (int k = 0; k < perRound; k++) { // the room goes on without it
-                a.send("p " + sent++ + " " + pad);
-            }
-            ta.awaitCount(sent);
-            tb.awaitCount(sent);
-            tb.stopAt("*** a left");
-            a.socket.shutdownOutput();
-            ta.finish();
-            tb.finish();
-            assertEquals(sent, ta.count(), "a got every line once");
-            assertEquals(sent, tb.count(), "b got every line once");
+            LobbyFlood flood = new LobbyFlood(a, b);
+            flood.roundsUntil(() -> flood.ta.kicked() && flood.tb.kicked(), "the slow client was never disconnected");
+            flood.round(LobbyFlood.PER_ROUND); // the room goes on without it
+            flood.finish();
         } finally {
             slow.abort();
         }
@@ -206,7 +158,7 @@ class ChatWebSocketTest {
 
     @Test
     void webSocketAndTcpClientsCountTogetherAgainstTheMaximum() throws Exception {
-        start(ChatConfig.defaults().withMaxClients(2));
+        startWithWeb(ChatConfig.defaults().withMaxClients(2));
         try (ChatClient a = ChatClient.login(tcp, "a"); WsChatClient b = WsChatClient.connect(web)) {
             b.await("*** choose a nickname:"::equals); // a pending login counts too
             try (WsChatClient c = WsChatClient.connect(web)) {
@@ -221,7 +173,7 @@ class ChatWebSocketTest {
     /** As ChatServerTest's idle check: the notice, then the close frame; any idle time gives these lines. */
     @Test
     void idleWebSocketClientsAreDisconnected() throws Exception {
-        start(ChatConfig.defaults().withIdle(Duration.ofMillis(50)));
+        startWithWeb(ChatConfig.defaults().withIdle(Duration.ofMillis(50)));
         try (WsChatClient a = WsChatClient.connect(web)) {
             a.await("*** choose a nickname:"::equals);
             assertEquals(List.of("*** idle for 50ms, disconnecting"), a.readToEnd());
@@ -230,7 +182,7 @@ class ChatWebSocketTest {
 
     @Test
     void shutdownSaysGoodbyeToWebSocketClientsToo() throws Exception {
-        start(ChatConfig.defaults());
+        startWithWeb(ChatConfig.defaults());
         try (WsChatClient w = WsChatClient.login(web, "w"); ChatClient t = ChatClient.login(tcp, "t");
              WsChatClient pending = WsChatClient.connect(web)) {
             pending.await("*** choose a nickname:"::equals);
@@ -249,7 +201,7 @@ class ChatWebSocketTest {
 
     @Test
     void thePageIsServedAndNothingElse() throws Exception {
-        start(ChatConfig.defaults());
+        startWithWeb(ChatConfig.defaults());
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(TestSupport.TIMEOUT_S)).build();
         String base = "http://127.0.0.1:" + web.getPort();
         HttpResponse<String> page = get(http, base + "/");

@@ -1,12 +1,12 @@
 package io.gmp4j.examples.chat;
 
 import io.gmp4j.TestSupport;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.fail;
@@ -17,8 +17,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * the client's own room, each user's in the order it sent them: K rising), the leave lines {@code *** nick left room (node down)} (each at most
  * once, each of its own room), the join lines, and every other room line by its text.
  */
-final class RoomTally extends Thread {
-    private final ChatClient c;
+final class RoomTally extends ReaderThread {
     private final String room;
     /** Every user's room, by nickname. */
     private final Map<String, String> roomOf;
@@ -30,16 +29,14 @@ final class RoomTally extends Thread {
     private final Set<String> leftDown = new HashSet<>();
     private final Set<String> joined = new HashSet<>();
     private final Map<String, Integer> other = new HashMap<>();
+    /** What was wrong with a line received (the latest such line), or null. */
     private String failure;
-    private boolean ended;
 
     private RoomTally(ChatClient c, String room, Map<String, String> roomOf, int perSender) {
-        super("tally-" + c.socket.getLocalPort());
-        this.c = c;
+        super(c);
         this.room = room;
         this.roomOf = roomOf;
         this.perSender = perSender;
-        setDaemon(true);
     }
 
     @SuppressWarnings("unchecked")
@@ -58,27 +55,7 @@ final class RoomTally extends Thread {
     }
 
     @Override
-    public void run() {
-        try {
-            for (String l; (l = c.readLine()) != null; ) {
-                synchronized (this) {
-                    take(l);
-                    notifyAll();
-                }
-            }
-        } catch (Throwable t) {
-            synchronized (this) {
-                failure = failure != null ? failure : "reading failed: " + t;
-            }
-        } finally {
-            synchronized (this) {
-                ended = true;
-                notifyAll();
-            }
-        }
-    }
-
-    private void take(String l) {
+    void take(String l) {
         if (l.startsWith("[" + room + "] ")) {
             String rest = l.substring(room.length() + 3);
             int colon = rest.indexOf(": ");
@@ -122,20 +99,14 @@ final class RoomTally extends Thread {
 
     /** Waits (at most {@link TestSupport#TIMEOUT_S}) until {@code p} holds of this tally; fails at once on a failure. */
     synchronized void await(Predicate<RoomTally> p, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TestSupport.TIMEOUT_S);
-        while (true) {
-            if (failure != null) {
-                fail(getName() + " in " + room + ": " + failure);
-            }
-            if (p.test(this)) {
-                return;
-            }
-            long left = deadline - System.nanoTime();
-            if (left <= 0 || ended) {
-                fail(getName() + " in " + room + (ended ? ": connection ended" : ": timed out") + " waiting for " + what
-                        + "; counts " + java.util.Arrays.toString(counts) + ", left " + leftDown);
-            }
-            TimeUnit.NANOSECONDS.timedWait(this, left);
+        boolean held = waitFor(() -> failure() != null || p.test(this), () -> getName() + " in " + room
+                + ": timed out waiting for " + what + "; counts " + Arrays.toString(counts) + ", left " + leftDown);
+        if (failure() != null) {
+            fail(getName() + " in " + room + ": " + failure());
+        }
+        if (!held) {
+            fail(getName() + " in " + room + ": connection ended waiting for " + what
+                    + "; counts " + Arrays.toString(counts) + ", left " + leftDown);
         }
     }
 
@@ -157,7 +128,9 @@ final class RoomTally extends Thread {
         return other.getOrDefault(line, 0);
     }
 
+    /** What was wrong with a line received, or else what stopped the reading early; null if neither. */
     synchronized String failure() {
-        return failure;
+        Throwable t = readingFailure();
+        return failure != null ? failure : t != null ? "reading failed: " + t : null;
     }
 }

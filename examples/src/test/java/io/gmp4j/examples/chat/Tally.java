@@ -1,29 +1,21 @@
 package io.gmp4j.examples.chat;
 
-import io.gmp4j.TestSupport;
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
+import java.util.BitSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Counts the {@code [lobby] a: p k ...} lines a client receives, on a thread of its own, failing
  * on a duplicate; notes the room being told that {@code slow} was disconnected.
  */
-final class Tally extends Thread {
-    private final ChatClient c;
-    private final java.util.BitSet got = new java.util.BitSet();
+final class Tally extends ReaderThread {
+    private final BitSet got = new BitSet();
     private int count;
     private boolean kicked;
-    private volatile String stopAt;
-    private volatile Throwable failure;
 
     private Tally(ChatClient c) {
-        this.c = c;
-        setDaemon(true);
+        super(c);
     }
 
     static Tally start(ChatClient c) {
@@ -33,38 +25,17 @@ final class Tally extends Thread {
     }
 
     @Override
-    public void run() {
-        try {
-            for (String l; (l = c.readLine()) != null; ) {
-                synchronized (this) {
-                    if (l.startsWith("[lobby] a: p ")) {
-                        int k = Integer.parseInt(l.split(" ")[3]);
-                        if (got.get(k)) {
-                            throw new AssertionError("twice: p " + k);
-                        }
-                        got.set(k);
-                        count++;
-                    } else if (l.equals("*** slow was disconnected: too slow")) {
-                        kicked = true;
-                    }
-                    notifyAll();
-                }
-                String s = stopAt;
-                if (s != null && l.equals(s)) {
-                    return;
-                }
+    void take(String l) {
+        if (l.startsWith("[lobby] a: p ")) {
+            int k = Integer.parseInt(l.split(" ")[3]);
+            if (got.get(k)) {
+                throw new AssertionError("twice: p " + k);
             }
-        } catch (Throwable t) {
-            failure = t;
-        } finally {
-            synchronized (this) {
-                notifyAll();
-            }
+            got.set(k);
+            count++;
+        } else if (l.equals("*** slow was disconnected: too slow")) {
+            kicked = true;
         }
-    }
-
-    void stopAt(String line) {
-        stopAt = line;
     }
 
     synchronized int count() {
@@ -75,24 +46,10 @@ final class Tally extends Thread {
         return kicked;
     }
 
+    /** Waits until exactly {@code n} lines were counted; fails on a duplicate or when the connection ends first. */
     synchronized void awaitCount(int n) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TestSupport.TIMEOUT_S);
-        while (count < n && isAlive()) {
-            long left = deadline - System.nanoTime();
-            assertTrue(left > 0, () -> "got " + count + " of " + n);
-            TimeUnit.NANOSECONDS.timedWait(this, left);
-        }
-        assertNull(failure);
+        waitFor(() -> count >= n, () -> "got " + count + " of " + n);
+        assertNull(readingFailure());
         assertEquals(n, count, "the client's connection ended early");
-    }
-
-    void finish() {
-        try {
-            join(Duration.ofSeconds(TestSupport.TIMEOUT_S));
-        } catch (InterruptedException e) {
-            throw new AssertionError(e);
-        }
-        assertFalse(isAlive(), "tally still reading");
-        assertNull(failure);
     }
 }
