@@ -136,13 +136,7 @@ public final class GoWebSocket {
      * @return the handler, for {@code HttpServer.webSocketHandler}
      */
     public static Handler<ServerWebSocket> handler(GoRuntime rt, int inbox, Consumer<GoWebSocket> body) {
-        GoRuntime runtime = Handlers.runtime(rt);
-        Handlers.checkInbox(inbox);
-        Objects.requireNonNull(body, "body");
-        return sws -> {
-            GoWebSocket ws = new GoWebSocket(sws, Vertx.currentContext(), inbox);
-            runtime.go(() -> ws.run(body));
-        };
+        return Handlers.goroutinePerStream(rt, inbox, body, GoWebSocket::new, GoWebSocket::run);
     }
 
     /**
