@@ -304,12 +304,11 @@ public final class Conn implements AutoCloseable {
      * the deadline).
      */
     private void setDeadline(Instant t, boolean read) {
-        boolean set = t != null && !t.equals(Instant.EPOCH);
-        long nanoTime = set ? toNanoTime(t) : 0;
+        Deadline d = Deadline.at(t);
         ArrayList<Waiter> wake;
         lock.lock();
         try {
-            wake = read ? reader.setDeadlineLocked(set, nanoTime) : writer.setDeadlineLocked(set, nanoTime);
+            wake = read ? reader.setDeadlineLocked(d) : writer.setDeadlineLocked(d);
         } finally {
             lock.unlock();
         }
@@ -319,20 +318,6 @@ public final class Conn implements AutoCloseable {
         } else {
             writer.endRelay();
         }
-    }
-
-    /** {@code t} on the {@link System#nanoTime} clock, clamped far from overflow. */
-    static long toNanoTime(Instant t) {
-        long now = System.nanoTime();
-        Instant wall = Instant.now();
-        long d;
-        try {
-            d = java.time.Duration.between(wall, t).toNanos();
-        } catch (ArithmeticException e) {
-            d = t.isBefore(wall) ? Long.MIN_VALUE / 4 : Long.MAX_VALUE / 4;
-        }
-        d = Math.max(Long.MIN_VALUE / 4, Math.min(Long.MAX_VALUE / 4, d));
-        return now + d;
     }
 
     // =====================================================================================
@@ -406,11 +391,12 @@ public final class Conn implements AutoCloseable {
     // =====================================================================================
 
     /**
-     * Parks on {@code w}, which the caller put on {@code q} under the lock. If the deadline won,
-     * takes {@code w} off {@code q} (the caller loops and throws).
+     * Parks on {@code w}, which the caller put on {@code q} under the lock, until woken or
+     * {@code deadline} (the one the caller read under that lock). If the deadline won, takes
+     * {@code w} off {@code q} (the caller loops and throws).
      */
-    void park(Waiter w, ArrayList<Waiter> q, String reason, boolean timed, long deadline) {
-        if (!poller.park(w, reason, timed, deadline)) {
+    void park(Waiter w, ArrayList<Waiter> q, String reason, Deadline deadline) {
+        if (!poller.park(w, reason, deadline.set, deadline.nanoTime)) {
             lock.lock();
             try {
                 q.remove(w);
@@ -451,11 +437,5 @@ public final class Conn implements AutoCloseable {
     void endRelays() {
         reader.endRelay();
         writer.endRelay();
-    }
-
-    static void endRelay(Relay r) {
-        if (r != null) {
-            r.finish();
-        }
     }
 }

@@ -55,16 +55,11 @@ final class ConnReader {
     private int inboundBytes;
     /** The peer shut its output (FIN) or the connection ended without an error. */
     private boolean eof;
-    private boolean deadlineSet;
-    private long deadline;
+    /** The read deadline; a read checks it and parks until it within one hold of the lock. */
+    private Deadline deadline = Deadline.NONE;
 
-    /**
-     * The {@link Relay} reading from this connection, or null: set by the copying goroutine
-     * under the lock ({@link #attachRelay} checks the connection's state), cleared on the loop
-     * when the relay ends. Every event that ends a relay changes that state under the lock
-     * first and reads this after ({@link Conn#endRelays}).
-     */
-    private volatile Relay relay;
+    /** The {@link Relay} reading from this connection, if any; {@link #attachRelay} checks the connection's state. */
+    private final RelaySlot relay = new RelaySlot();
 
     // --- statistics for tests: written on the loop only, volatile for the test's polling
     /** Most input bytes seen queued after a read burst. */
@@ -90,8 +85,7 @@ final class ConnReader {
         Waiter w = null;
         while (true) {
             boolean request;
-            boolean timed;
-            long until;
+            Deadline until;
             int n;
             lock.lock();
             try {
@@ -107,7 +101,6 @@ final class ConnReader {
                     request = requestReadLocked();
                     n = 0;
                 }
-                timed = deadlineSet;
                 until = deadline;
             } finally {
                 lock.unlock();
@@ -118,7 +111,7 @@ final class ConnReader {
             if (n > 0) {
                 return n;
             }
-            conn.park(w, readers, "IO wait (read)", timed, until);
+            conn.park(w, readers, "IO wait (read)", until);
         }
     }
 
@@ -131,7 +124,7 @@ final class ConnReader {
             throw new NetClosedException("read " + conn);
         }
         // Go's prepareRead: a passed deadline fails the read even with bytes buffered.
-        if (deadlineSet && deadline - System.nanoTime() <= 0) {
+        if (deadline.passed()) {
             throw new DeadlineExceededException("read " + conn);
         }
         if (!inbound.isEmpty()) {
@@ -205,9 +198,8 @@ final class ConnReader {
     }
 
     /** Caller holds the lock: the read deadline ({@link Conn#setReadDeadline}); returns the parked readers to wake, which re-check. */
-    ArrayList<Waiter> setDeadlineLocked(boolean set, long nanoTime) {
-        deadlineSet = set;
-        deadline = nanoTime;
+    ArrayList<Waiter> setDeadlineLocked(Deadline d) {
+        deadline = d;
         return Waiters.take(readers);
     }
 
@@ -241,7 +233,7 @@ final class ConnReader {
 
     /** On the loop: the loop read {@code buf}, which the caller hands over; it goes to the relay or the queue. */
     void received(ByteBuf buf) {
-        Relay r = relay;
+        Relay r = relay.get();
         if (r != null && r.offer(buf)) {
             return;
         }
@@ -297,7 +289,7 @@ final class ConnReader {
 
     /** On the loop: a read burst ended; a relay from here flushes what it forwarded. */
     void readComplete() {
-        Relay r = relay;
+        Relay r = relay.get();
         if (r != null) {
             r.readComplete();
         }
@@ -325,12 +317,10 @@ final class ConnReader {
     boolean attachRelay(Relay r) {
         lock.lock();
         try {
-            if (conn.closed || eof || conn.inactive || conn.error != null || deadlineSet || !readers.isEmpty()
-                    || relay != null) {
+            if (conn.closed || eof || conn.inactive || conn.error != null || deadline.set || !readers.isEmpty()) {
                 return false;
             }
-            relay = r;
-            return true;
+            return relay.attachLocked(r);
         } finally {
             lock.unlock();
         }
@@ -338,9 +328,7 @@ final class ConnReader {
 
     /** Caller holds the lock: unregisters {@code r} if it is the relay reading from here. */
     void detachRelayLocked(Relay r) {
-        if (relay == r) {
-            relay = null;
-        }
+        relay.detachLocked(r);
     }
 
     /** The relay starts (on the loop): it forwards what this connection buffered first. */
@@ -377,11 +365,11 @@ final class ConnReader {
 
     /** True while a relay reads from this connection (for tests). */
     boolean relaying() {
-        return relay != null;
+        return relay.get() != null;
     }
 
     /** Ends the relay reading from here, if any; the caller changed the state that ends it under the lock first. */
     void endRelay() {
-        Conn.endRelay(relay);
+        relay.end();
     }
 }

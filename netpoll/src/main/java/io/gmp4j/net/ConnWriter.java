@@ -61,8 +61,8 @@ final class ConnWriter {
     private final ArrayList<Waiter> lockQueue = new ArrayList<>(1);
     /** This side called {@link Conn#closeWrite}. */
     private boolean writeShut;
-    private boolean deadlineSet;
-    private long deadline;
+    /** The write deadline; a write checks it and parks until it within one hold of the lock. */
+    private Deadline deadline = Deadline.NONE;
 
     /**
      * The waiter of the last write park, reused by the same thread's next one ({@link Waiter#reusable}
@@ -70,13 +70,8 @@ final class ConnWriter {
      */
     private Waiter lastWaiter;
 
-    /**
-     * The {@link Relay} writing into this connection, or null: set by the copying goroutine
-     * under the lock ({@link #attachRelay} checks the connection's state), cleared on the loop
-     * when the relay ends. Every event that ends a relay changes that state under the lock
-     * first and reads this after ({@link Conn#endRelays}).
-     */
-    private volatile Relay relay;
+    /** The {@link Relay} writing into this connection, if any; {@link #attachRelay} checks the connection's state. */
+    private final RelaySlot relay = new RelaySlot();
 
     // --- statistics for tests: written by the write lock's holder only, volatile for the test's polling
     /** Most outbound bytes seen pending right after a hand-off. */
@@ -216,8 +211,7 @@ final class ConnWriter {
      */
     private boolean awaitWritable() throws IOException {
         Waiter w;
-        boolean timed;
-        long until;
+        Deadline until;
         lock.lock();
         try {
             if (conn.closed) {
@@ -232,7 +226,7 @@ final class ConnWriter {
             if (conn.inactive) {
                 throw new SocketException("write " + conn + ": write: broken pipe");
             }
-            if (deadlineSet && deadline - System.nanoTime() <= 0) {
+            if (deadline.passed()) {
                 throw new DeadlineExceededException("write " + conn);
             }
             // Read isWritable under the lock: ConnHandler.channelWritabilityChanged takes the
@@ -242,14 +236,13 @@ final class ConnWriter {
                 return true;
             }
             w = Waiters.enqueue(writers, lastWaiter);
-            timed = deadlineSet;
             until = deadline;
         } finally {
             lock.unlock();
         }
         writeParks++;
         lastWaiter = w;
-        conn.park(w, writers, "IO wait (write)", timed, until);
+        conn.park(w, writers, "IO wait (write)", until);
         return false;
     }
 
@@ -372,9 +365,8 @@ final class ConnWriter {
     }
 
     /** Caller holds the lock: the write deadline ({@link Conn#setWriteDeadline}); returns the parked writers to wake, which re-check. */
-    ArrayList<Waiter> setDeadlineLocked(boolean set, long nanoTime) {
-        deadlineSet = set;
-        deadline = nanoTime;
+    ArrayList<Waiter> setDeadlineLocked(Deadline d) {
+        deadline = d;
         return Waiters.take(writers);
     }
 
@@ -384,7 +376,7 @@ final class ConnWriter {
 
     /** On the loop: the channel's writability flipped; writers parked on the watermark wake once it is writable. */
     void writabilityChanged() {
-        Relay r = relay;
+        Relay r = relay.get();
         if (r != null && ch.isWritable()) {
             r.dstWritable();
         }
@@ -420,11 +412,10 @@ final class ConnWriter {
     boolean attachRelay(Relay r) {
         lock.lock();
         try {
-            if (conn.closed || conn.inactive || conn.error != null || writeShut || deadlineSet || relay != null) {
+            if (conn.closed || conn.inactive || conn.error != null || writeShut || deadline.set) {
                 return false;
             }
-            relay = r;
-            return true;
+            return relay.attachLocked(r);
         } finally {
             lock.unlock();
         }
@@ -432,9 +423,7 @@ final class ConnWriter {
 
     /** Caller holds the lock: unregisters {@code r} if it is the relay writing into here. */
     void detachRelayLocked(Relay r) {
-        if (relay == r) {
-            relay = null;
-        }
+        relay.detachLocked(r);
     }
 
     /**
@@ -463,6 +452,6 @@ final class ConnWriter {
 
     /** Ends the relay writing into here, if any; the caller changed the state that ends it under the lock first. */
     void endRelay() {
-        Conn.endRelay(relay);
+        relay.end();
     }
 }

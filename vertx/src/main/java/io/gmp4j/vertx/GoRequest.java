@@ -87,13 +87,7 @@ public final class GoRequest {
      * @return the handler, for {@code HttpServer.requestHandler}
      */
     public static Handler<HttpServerRequest> handler(GoRuntime rt, int inbox, Consumer<GoRequest> body) {
-        GoRuntime runtime = Handlers.runtime(rt);
-        Handlers.checkInbox(inbox);
-        Objects.requireNonNull(body, "body");
-        return req -> {
-            GoRequest r = new GoRequest(req, Vertx.currentContext(), inbox);
-            runtime.go(() -> r.run(body));
-        };
+        return Handlers.goroutinePerStream(rt, inbox, body, GoRequest::new, GoRequest::run);
     }
 
     private void run(Consumer<GoRequest> body) {

@@ -136,13 +136,7 @@ public final class GoWebSocket {
      * @return the handler, for {@code HttpServer.webSocketHandler}
      */
     public static Handler<ServerWebSocket> handler(GoRuntime rt, int inbox, Consumer<GoWebSocket> body) {
-        GoRuntime runtime = Handlers.runtime(rt);
-        Handlers.checkInbox(inbox);
-        Objects.requireNonNull(body, "body");
-        return sws -> {
-            GoWebSocket ws = new GoWebSocket(sws, Vertx.currentContext(), inbox);
-            runtime.go(() -> ws.run(body));
-        };
+        return Handlers.goroutinePerStream(rt, inbox, body, GoWebSocket::new, GoWebSocket::run);
     }
 
     /**
@@ -255,14 +249,7 @@ public final class GoWebSocket {
      */
     public void writeText(String text) {
         Objects.requireNonNull(text, "text");
-        Await.checkMayBlock("GoWebSocket.writeText");
-        Future<Void> f;
-        try {
-            f = ws.writeTextMessage(text);
-        } catch (IllegalStateException e) {
-            throw closed("write", e);
-        }
-        afterWrite(f);
+        writeMessage("GoWebSocket.writeText", text, null);
     }
 
     /**
@@ -275,10 +262,19 @@ public final class GoWebSocket {
      */
     public void writeBinary(Buffer data) {
         Objects.requireNonNull(data, "data");
-        Await.checkMayBlock("GoWebSocket.writeBinary");
+        writeMessage("GoWebSocket.writeBinary", null, data);
+    }
+
+    /**
+     * The one message of {@link #writeText} ({@code text}) or else {@link #writeBinary}
+     * ({@code data}), for the public method {@code caller}: hands it to Vert.x, then waits as
+     * {@link #afterWrite} does.
+     */
+    private void writeMessage(String caller, String text, Buffer data) {
+        Await.checkMayBlock(caller);
         Future<Void> f;
         try {
-            f = ws.writeBinaryMessage(data);
+            f = text != null ? ws.writeTextMessage(text) : ws.writeBinaryMessage(data);
         } catch (IllegalStateException e) {
             throw closed("write", e);
         }
@@ -319,6 +315,7 @@ public final class GoWebSocket {
         }
     }
 
+    /** After a hand-over whose last write is {@code f}: throws if it failed, else parks while the queue is full. */
     private void afterWrite(Future<Void> f) {
         if (f.failed()) { // a socket already closed fails the write at once
             throw closed("write", f.cause());

@@ -1,17 +1,11 @@
 package io.gmp4j.bench.net;
 
-import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.ServerWebSocket;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,47 +20,20 @@ import java.util.regex.Pattern;
  * {@code *** choose a nickname:}, a unique nickname, {@code *** hello <nick>; ...} and
  * {@code *** <nick> joined lobby} to the room, then every line to everyone as
  * {@code [lobby] <nick>: <text>}. {@code procs} event loops, one verticle instance each on one
- * port, WebSockets at {@code /ws}.
+ * port ({@link VertxServer}), WebSockets at {@code /ws}.
  */
-final class VertxWsChatServer implements BenchServer {
+final class VertxWsChatServer {
     static final String ROOM = "lobby";
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,20}");
     private static final int MAX_LINE = 1024;
 
-    private final Vertx vertx;
-    private final int port;
-
-    private VertxWsChatServer(Vertx vertx, int port) {
-        this.vertx = vertx;
-        this.port = port;
+    private VertxWsChatServer() {
     }
 
-    static VertxWsChatServer start(int procs) throws IOException {
-        Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(procs).setPreferNativeTransport(true));
+    /** Starts the chat server with {@code procs} event loops and as many verticle instances. */
+    static BenchServer start(int procs) throws IOException {
         Room room = new Room();
-        try {
-            IOException last = null;
-            for (int attempt = 0; attempt < 3; attempt++) {
-                int port = freePort(); // one port shared by the instances (see VertxEchoServer)
-                try {
-                    VertxEchoServer.await(vertx.deployVerticle(() -> new ChatVerticle(port, room),
-                            new DeploymentOptions().setInstances(procs)));
-                    return new VertxWsChatServer(vertx, port);
-                } catch (IOException e) {
-                    last = e;
-                }
-            }
-            throw last;
-        } catch (IOException | RuntimeException e) {
-            vertx.close();
-            throw e;
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
+        return VertxServer.start(procs, port -> new ChatVerticle(port, room));
     }
 
     /** The one room: its members and the nicknames taken. */
@@ -134,20 +101,6 @@ final class VertxWsChatServer implements BenchServer {
                 room.members.add(ws);
                 room.broadcast("*** " + name + " joined " + ROOM);
             }
-        }
-    }
-
-    @Override
-    public InetSocketAddress address() {
-        return new InetSocketAddress("127.0.0.1", port);
-    }
-
-    @Override
-    public void close() {
-        try {
-            VertxEchoServer.await(vertx.close());
-        } catch (IOException ignored) {
-            // closing anyway
         }
     }
 }
