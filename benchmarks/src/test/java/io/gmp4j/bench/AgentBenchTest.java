@@ -3,7 +3,9 @@ package io.gmp4j.bench;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,11 +32,25 @@ class AgentBenchTest {
                 "-Dgmp4j.bench.childFlags=-Xms64m -Xmx1g -XX:-AlwaysPreTouch",
                 "-cp", System.getProperty("java.class.path"), BenchMain.class.getName(),
                 "hog", "agent-cost", "--quick", "--json", "--warmup", "0", "--reps", "1"));
-        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        p.getOutputStream().close();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(100, TimeUnit.SECONDS), "BenchMain did not finish");
-        assertEquals(0, p.exitValue(), out);
+        // The children's stderr (their progress lines and any exception) goes to a file that a
+        // failure quotes: a child that exits non-zero says why.
+        Path err = Files.createTempFile("agent-bench", ".err");
+        try {
+            Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
+            p.getOutputStream().close();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(100, TimeUnit.SECONDS), "BenchMain did not finish");
+            assertEquals(0, p.exitValue(), () -> out + "\nstderr:\n" + tail(err));
+            check(out, err);
+        } finally {
+            Files.deleteIfExists(err);
+        }
+    }
+
+    private static void check(String out, Path err) throws IOException {
+        if (out.contains("\"error\"")) {
+            throw new AssertionError("a child failed:\n" + out + "\nstderr:\n" + tail(err));
+        }
         for (String impl : List.of("gmp4j", "gmp4j-agent", "gmp4j-none")) {
             for (String row : List.of("hog-p50", "hog-p99", "hog-max")) {
                 value(out, row, impl);
@@ -47,6 +63,16 @@ class AgentBenchTest {
         }
         assertTrue(value(out, "hog-p99", "gmp4j-none") >= 1000, out);
         assertTrue(value(out, "hog-p99", "gmp4j-agent") < 1000, out);
+    }
+
+    /** The last 60 lines of the children's stderr. */
+    private static String tail(Path err) {
+        try {
+            List<String> lines = Files.readAllLines(err, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+        } catch (IOException e) {
+            return "(stderr unreadable: " + e + ")";
+        }
     }
 
     private static double value(String out, String bench, String impl) {

@@ -130,6 +130,14 @@ final class Sysmon extends Thread {
                     SchedTrace.preempt(sched, p, now - pd.schedwhen);
                     pd.preemptAt = now;
                     sched.preemptRequests.increment();
+                } else if (!p.preempt) {
+                    // Go's retake asks again every round while the slice is over. The request
+                    // is cleared when the P runs its next task (SchedLoop.run), also one that
+                    // inherits the slice from runnext without a new schedtick: the goroutine
+                    // asked may have parked and left the rest of its slice to one that never
+                    // was, and that one must be asked too. The handoff still counts from the
+                    // first request.
+                    p.preempt = true;
                 } else if (preemptHandoff && now - pd.preemptAt >= HANDOFF_AFTER_PREEMPT_NANOS
                         && workWaiting(p, now)) {
                     // The goroutine ignored the request: it is pinned (native frame, file I/O)
