@@ -22,7 +22,7 @@ import java.util.TreeMap;
  * {@code pingpong} (a child JVM per run, recording off and on alternating, the order flipped
  * each round) and {@code echo-turns-c16} (two gmp4j echo servers at once, one recording, loaded
  * in turns window by window by one client, so both see the same machine). Recording is
- * {@code -XX:StartFlightRecording:settings=default,<gmp4j.jfc>}: the JDK's default events plus
+ * {@code -XX:StartFlightRecording:settings=default,settings=<gmp4j.jfc>}: the JDK's default events plus
  * the scheduler's defaults, what a user who turns JFR on gets.
  *
  * <pre>
@@ -46,7 +46,7 @@ public final class JfrOverhead {
         // JFR on with no event at all: the JDK's own cost of a recording (virtual thread mounts)
         variants.put("jfr-empty", List.of("-XX:StartFlightRecording:settings=" + empty + ",filename=" + dir.resolve("empty.jfr")));
         variants.put("jfr-gmp4j", List.of("-XX:StartFlightRecording:settings=" + settings + ",filename=" + dir.resolve("gmp4j.jfr")));
-        variants.put("jfr-default+gmp4j", List.of("-XX:StartFlightRecording:settings=default," + settings
+        variants.put("jfr-default+gmp4j", List.of("-XX:StartFlightRecording:settings=default,settings=" + settings
                 + ",filename=" + dir.resolve("default.jfr")));
     }
 

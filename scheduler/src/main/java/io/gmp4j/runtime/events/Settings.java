@@ -14,7 +14,9 @@ import java.text.ParseException;
  * {@value #DEFAULT} (the rare scheduler decisions on, the per-decision events off: cheap enough
  * to leave on) and {@value #PROFILE} (every event on, no threshold: a timeline of a short run).
  * {@code java -cp <scheduler jar> io.gmp4j.runtime.events.Settings gmp4j-profile > p.jfc} writes
- * one out for {@code -XX:StartFlightRecording:settings=default,p.jfc}.
+ * one out for {@code -XX:StartFlightRecording:settings=default,settings=p.jfc}
+ * (each settings file is a {@code settings=} option of its own; a bare path after the comma is
+ * taken for an event option and ignored with a warning).
  */
 public final class Settings {
     /** The defaults' name. */

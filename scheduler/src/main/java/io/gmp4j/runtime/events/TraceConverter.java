@@ -146,7 +146,7 @@ public final class TraceConverter {
         }
         if (runs.isEmpty()) {
             throw new IOException(recording + " has no io.gmp4j.GoroutineRun events" + (runtime == null ? "" : " of runtime '" + runtime + "'")
-                    + ": record with the profile settings, e.g. -XX:StartFlightRecording:settings=default,"
+                    + ": record with the profile settings, e.g. -XX:StartFlightRecording:settings=default,settings="
                     + "<gmp4j-profile.jfc>,filename=" + recording.getFileName()
                     + " (java -cp <scheduler jar> io.gmp4j.runtime.events.Settings gmp4j-profile > gmp4j-profile.jfc)");
         }
