@@ -353,7 +353,7 @@ func body(bench string) (int64, int64) {
 		return fibNode(fibN, 0, fibSpawnDepth), fibExpected
 	}
 	fmt.Fprintf(os.Stderr, "gmp4jbench: unknown benchmark %q (spawn, skynet, fib, pingpong, buffered-1p1c, "+
-		"buffered-4p4c, select, sieve, threadring)\n", bench)
+		"buffered-4p4c, select, sieve, threadring, hog)\n", bench)
 	os.Exit(2)
 	return 0, 0
 }
@@ -455,6 +455,10 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gmp4jbench:", err)
 		os.Exit(2)
+	}
+	if bench == "hog" {
+		runHog(warm, meas)
+		return
 	}
 	samples := make([]float64, 0, meas)
 	cpu := make([]float64, 0, meas)

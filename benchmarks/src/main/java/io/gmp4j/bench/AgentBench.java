@@ -30,7 +30,9 @@ import java.util.jar.Manifest;
  *       for impls {@code gmp4j} (sysmon hands the spinner's P off, no agent),
  *       {@code gmp4j-agent} (the agent's back-edge checks, handoff off:
  *       {@code -Dgmp4j.preempthandoff=false}) and {@code gmp4j-none} (neither: the sleeper waits
- *       for the spinner to end).</li>
+ *       for the spinner to end); and {@code go}, when asked for and Go is installed: the same
+ *       workload in benchmarks/go at {@code GOMAXPROCS=1}, preempted by Go's own sysmon
+ *       (asynchronous preemption, the preempted goroutine to the global queue).</li>
  *   <li>{@code agent-cost}: fib(32) and two loops over a 1M-int array, each run in a goroutine,
  *       in ms (rows {@code agent-cost-fib}, {@code agent-cost-array-sum},
  *       {@code agent-cost-array-hash}), impls {@code gmp4j} and {@code gmp4j-agent}.</li>
@@ -59,6 +61,11 @@ final class AgentBench {
     /** The child impls of one benchmark, all gmp4j runtimes. */
     static List<String> variants(String bench) {
         return bench.equals("hog") ? List.of("gmp4j", "gmp4j-agent", "gmp4j-none") : List.of("gmp4j", "gmp4j-agent");
+    }
+
+    /** Whether the Go benchmark binary runs {@code bench} too (impl {@code go}). */
+    static boolean hasGo(String bench) {
+        return bench.equals("hog");
     }
 
     /** Repetitions when none are asked for: a hog run is 2 s. */

@@ -196,7 +196,12 @@ public final class BenchMain {
                                     children.run(bench, v, procs, cmd, Map.of());
                                 }
                             }
-                            continue; // gmp4j's runtimes only, with and without the agent
+                            if (impl.equals("go") && goBinary != null && AgentBench.hasGo(bench)) {
+                                // Go's asynchronous preemption on the same workload, for reference
+                                children.run(bench, impl, procs, List.of(goBinary.toString(), bench, reps),
+                                        Map.of("GOMAXPROCS", "1"));
+                            }
+                            continue; // gmp4j's runtimes, with and without the agent, and Go's
                         }
                         if (NetBench.isNet(bench)) {
                             if (NetBench.impls(bench).contains(impl) && (!impl.equals("go") || goBinary != null)) {

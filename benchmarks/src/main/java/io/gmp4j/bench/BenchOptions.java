@@ -109,7 +109,7 @@ final class BenchOptions {
                   --procs   GOMAXPROCS / scheduler parallelism values (default 1,2); floor runs at 1 only;
                             fib-paired runs 1 and the largest value (at least 2) in one process
                   --impls   implementations (default all; go only when a `go` binary is on PATH and not for
-                            savina-*, fib-paired or remote-*; jox only for the channel benchmarks, pekko only for savina-* and remote-*, jdk not for
+                            savina-*, fib-paired, agent-cost or remote-*; jox only for the channel benchmarks, pekko only for savina-* and remote-*, jdk not for
                             select, fib-paired, chat-fanout or proxy-*, netty and vertx only for the network benchmarks, vertx not
                             for chat-fanout or proxy-*, direct only for floor (the bare custom-scheduler hook), fib, fib-paired
                             (its leaves on platform threads: the machine's speed-up ceiling) and proxy-* (the
