@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"runtime"
 	"sort"
 	"sync/atomic"
 	"time"
@@ -79,8 +80,8 @@ func hogPercentile(sorted []float64, q float64) float64 {
 }
 
 func runHog(warm, meas int) {
-	if n := os.Getenv("GOMAXPROCS"); n != "1" {
-		fmt.Fprintf(os.Stderr, "gmp4jbench: hog runs at GOMAXPROCS=1 only (got %q)\n", n)
+	if n := runtime.GOMAXPROCS(0); n != 1 {
+		fmt.Fprintf(os.Stderr, "gmp4jbench: hog runs at GOMAXPROCS=1 only (got %d)\n", n)
 		os.Exit(2)
 	}
 	var p50, p99, max []float64

@@ -186,7 +186,7 @@ public final class BenchMain {
                         continue;
                     }
                     for (String impl : opt.impls) {
-                        if (AgentBench.handles(bench)) {
+                        if (AgentBench.handles(bench) && !(impl.equals("go") && AgentBench.hasGo(bench))) {
                             if (impl.equals("gmp4j")) {
                                 for (String v : AgentBench.variants(bench)) {
                                     List<String> cmd = ChildRunner.childJvm(java, jvmFlags, impl, procs, childFlags);
@@ -196,12 +196,7 @@ public final class BenchMain {
                                     children.run(bench, v, procs, cmd, Map.of());
                                 }
                             }
-                            if (impl.equals("go") && goBinary != null && AgentBench.hasGo(bench)) {
-                                // Go's asynchronous preemption on the same workload, for reference
-                                children.run(bench, impl, procs, List.of(goBinary.toString(), bench, reps),
-                                        Map.of("GOMAXPROCS", "1"));
-                            }
-                            continue; // gmp4j's runtimes, with and without the agent, and Go's
+                            continue; // gmp4j's runtimes, with and without the agent; Go's runs below
                         }
                         if (NetBench.isNet(bench)) {
                             if (NetBench.impls(bench).contains(impl) && (!impl.equals("go") || goBinary != null)) {

@@ -1,5 +1,6 @@
 package io.gmp4j.runtime.events;
 
+import io.gmp4j.Go;
 import io.gmp4j.GoRuntime;
 import io.gmp4j.TestSupport;
 import jdk.jfr.consumer.RecordedEvent;
@@ -11,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -33,11 +35,11 @@ class RecordingFlagTest {
         public static void main(String[] args) {
             try (GoRuntime rt = GoRuntime.builder().maxProcs(1).name("recorded").build()) {
                 rt.main(() -> {
-                    java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(5);
+                    CountDownLatch done = new CountDownLatch(5);
                     for (int i = 0; i < 5; i++) {
-                        io.gmp4j.Go.go(() -> {
+                        Go.go(() -> {
                             for (int k = 0; k < 10; k++) {
-                                io.gmp4j.Go.gosched();
+                                Go.gosched();
                             }
                             done.countDown();
                         });
