@@ -1,25 +1,32 @@
 package io.gmp4j.agent;
 
 import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
-import org.objectweb.asm.Label;
-import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LookupSwitchInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TableSwitchInsnNode;
 
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
-import java.util.HashSet;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Inserts {@code invokestatic io/gmp4j/runtime/LoopPreempt.poll()V} before every backward
- * branch (a jump, conditional or not, or a switch case, to a label already visited: a loop's
- * back-edge) of the methods of the classes under its prefixes.
+ * branch (a jump, conditional or not, or a switch case, to an instruction at or before it: a
+ * loop's back-edge) of the methods of the classes under its prefixes, but for the back-edges of
+ * leaf loops counted up to an array's length ({@link ArrayLoops}), unless asked to check those
+ * too.
  *
  * <p>The inserted instruction takes no operand and pushes nothing, so the operand stack at the
  * branch, the max stack and the stack map frames (which sit at labels) stay valid: the class
@@ -37,11 +44,19 @@ final class BackEdgeTransformer implements ClassFileTransformer {
 
     private final String[] prefixes;
     private final String[] excluded;
+    /** Whether {@link ArrayLoops}' loops get a check too ({@code -Dgmp4j.arrayloops=check}). */
+    private final boolean checkArrayLoops;
     private final LongAdder backEdges = new LongAdder();
+    private final LongAdder arrayLoopsSkipped = new LongAdder();
     /** Per loader: whether it sees LoopPreempt. Guarded by itself. */
     private final Map<ClassLoader, Boolean> seesRuntime = new WeakHashMap<>();
 
     BackEdgeTransformer(List<String> dottedPrefixes) {
+        this(dottedPrefixes, false);
+    }
+
+    BackEdgeTransformer(List<String> dottedPrefixes, boolean checkArrayLoops) {
+        this.checkArrayLoops = checkArrayLoops;
         this.prefixes = dottedPrefixes.stream().filter(p -> !p.startsWith("-"))
                 .map(p -> p.replace('.', '/')).toArray(String[]::new);
         this.excluded = dottedPrefixes.stream().filter(p -> p.startsWith("-"))
@@ -71,8 +86,14 @@ final class BackEdgeTransformer implements ClassFileTransformer {
         return false;
     }
 
+    /** Checks inserted so far. */
     long backEdges() {
         return backEdges.sum();
+    }
+
+    /** Back-edges left without a check so far: leaf loops counted up to an array's length ({@link ArrayLoops}). */
+    long arrayLoopsSkipped() {
+        return arrayLoopsSkipped.sum();
     }
 
     @Override
@@ -97,79 +118,70 @@ final class BackEdgeTransformer implements ClassFileTransformer {
         }
     }
 
-    /** The class with the check before each back-edge, or null when it has none. */
+    /** The class with the check before each back-edge that needs one, or null when none does. */
     byte[] instrument(byte[] classfile) {
         ClassReader cr = new ClassReader(classfile);
-        ClassWriter cw = new ClassWriter(cr, 0);
-        long[] inserted = new long[1];
-        cr.accept(new ClassVisitor(Opcodes.ASM9, cw) {
-            @Override
-            public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exc) {
-                return new BackEdges(super.visitMethod(access, name, desc, sig, exc), inserted);
+        ClassNode cn = new ClassNode(Opcodes.ASM9);
+        cr.accept(cn, 0); // frames kept as they are: the inserted call changes no stack or local
+        long inserted = 0;
+        long skipped = 0;
+        for (MethodNode m : cn.methods) {
+            InsnList code = m.instructions;
+            if (code.size() == 0) {
+                continue;
             }
-        }, 0);
-        if (inserted[0] == 0) {
+            ArrayLoops arrayLoops = checkArrayLoops ? null : new ArrayLoops(m);
+            List<AbstractInsnNode> edges = new ArrayList<>();
+            for (AbstractInsnNode insn = code.getFirst(); insn != null; insn = insn.getNext()) {
+                if (!backEdge(code, insn)) {
+                    continue;
+                }
+                if (arrayLoops != null && insn instanceof JumpInsnNode j && arrayLoops.bounded(j)) {
+                    skipped++;
+                } else {
+                    edges.add(insn);
+                }
+            }
+            for (AbstractInsnNode edge : edges) {
+                code.insertBefore(edge, new MethodInsnNode(Opcodes.INVOKESTATIC, OWNER, POLL, "()V", false));
+            }
+            inserted += edges.size();
+        }
+        arrayLoopsSkipped.add(skipped);
+        if (inserted == 0) {
             return null;
         }
-        backEdges.add(inserted[0]);
+        backEdges.add(inserted);
+        ClassWriter cw = new ClassWriter(cr, 0);
+        cn.accept(cw);
         return cw.toByteArray();
     }
 
-    /** A method's visitor that marks labels as seen and checks before a branch to a seen one. */
-    private static final class BackEdges extends MethodVisitor {
-        private final Set<Label> seen = new HashSet<>();
-        private final long[] inserted;
-
-        BackEdges(MethodVisitor mv, long[] inserted) {
-            super(Opcodes.ASM9, mv);
-            this.inserted = inserted;
+    /** A jump, conditional or not, or a switch with a case, to an instruction at or before it. */
+    private static boolean backEdge(InsnList code, AbstractInsnNode insn) {
+        int at = code.indexOf(insn);
+        if (insn instanceof JumpInsnNode j) {
+            return code.indexOf(j.label) <= at;
         }
-
-        @Override
-        public void visitLabel(Label label) {
-            seen.add(label);
-            super.visitLabel(label);
-        }
-
-        @Override
-        public void visitJumpInsn(int opcode, Label label) {
-            if (seen.contains(label)) {
-                check();
-            }
-            super.visitJumpInsn(opcode, label);
-        }
-
-        @Override
-        public void visitTableSwitchInsn(int min, int max, Label dflt, Label... labels) {
-            if (anySeen(dflt, labels)) {
-                check();
-            }
-            super.visitTableSwitchInsn(min, max, dflt, labels);
-        }
-
-        @Override
-        public void visitLookupSwitchInsn(Label dflt, int[] keys, Label[] labels) {
-            if (anySeen(dflt, labels)) {
-                check();
-            }
-            super.visitLookupSwitchInsn(dflt, keys, labels);
-        }
-
-        private boolean anySeen(Label dflt, Label[] labels) {
-            if (seen.contains(dflt)) {
-                return true;
-            }
-            for (Label l : labels) {
-                if (seen.contains(l)) {
-                    return true;
-                }
-            }
+        List<LabelNode> targets;
+        LabelNode dflt;
+        if (insn instanceof TableSwitchInsnNode s) {
+            targets = s.labels;
+            dflt = s.dflt;
+        } else if (insn instanceof LookupSwitchInsnNode s) {
+            targets = s.labels;
+            dflt = s.dflt;
+        } else {
             return false;
         }
-
-        private void check() {
-            super.visitMethodInsn(Opcodes.INVOKESTATIC, OWNER, POLL, "()V", false);
-            inserted[0]++;
+        if (code.indexOf(dflt) <= at) {
+            return true;
         }
+        for (LabelNode l : targets) {
+            if (code.indexOf(l) <= at) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -12,7 +12,8 @@ import java.util.List;
  * java -javaagent:gmp4j-agent.jar=com.example.,org.foo.,-com.example.simd. ...
  * </pre>
  * Each loop back-edge of those classes gets a call to
- * {@code io.gmp4j.runtime.LoopPreempt.poll()}: one volatile read while no preempt request is
+ * {@code io.gmp4j.runtime.LoopPreempt.poll()} (but for leaf loops counted up to an array's
+ * length, unless {@code -Dgmp4j.arrayloops=check}): one volatile read while no preempt request is
  * pending, a yield as {@code Go.gosched()} does when sysmon asked the running goroutine's P
  * (see {@link BackEdgeTransformer}). The JDK's classes and gmp4j's are never instrumented: a
  * prefix inside {@code java.}, {@code javax.}, {@code jdk.}, {@code sun.}, {@code com.sun.}
@@ -25,6 +26,13 @@ import java.util.List;
 public final class PreemptAgent {
     /** Package roots never instrumented: the JDK's and gmp4j's own (the agent's included). */
     static final List<String> PROTECTED = List.of("java.", "javax.", "jdk.", "sun.", "com.sun.", "io.gmp4j.");
+
+    /**
+     * The system property that decides whether leaf loops counted up to an array's length get a
+     * check: {@code skip} (the default: they end within the array's length, and the JIT can
+     * vectorise them) or {@code check}.
+     */
+    static final String ARRAY_LOOPS = "gmp4j.arrayloops";
 
     private static final List<BackEdgeTransformer> INSTALLED = new ArrayList<>();
 
@@ -51,7 +59,7 @@ public final class PreemptAgent {
                 }
             }
         }
-        BackEdgeTransformer t = new BackEdgeTransformer(prefixes);
+        BackEdgeTransformer t = new BackEdgeTransformer(prefixes, checkArrayLoops(System.getProperty(ARRAY_LOOPS)));
         synchronized (INSTALLED) {
             INSTALLED.add(t);
         }
@@ -74,10 +82,27 @@ public final class PreemptAgent {
     }
 
     /**
+     * {@value #ARRAY_LOOPS}'s value: true for {@code check}, false for {@code skip} or none.
+     *
+     * @throws IllegalArgumentException for any other value, naming the two
+     */
+    static boolean checkArrayLoops(String value) {
+        if (value == null || value.equals("skip")) {
+            return false;
+        }
+        if (value.equals("check")) {
+            return true;
+        }
+        throw new IllegalArgumentException("gmp4j-agent: -D" + ARRAY_LOOPS + "=" + value
+                + " is neither 'skip' (the default: leaf loops over an array's length get no check) nor 'check'");
+    }
+
+    /**
      * The agent's argument: package prefixes, comma-separated, each ending in a dot
      * ({@code com.example.}) or naming one class ({@code com.example.Main}); one that starts
      * with {@code -} excludes what it covers ({@code -com.example.simd.}: loops the JIT
-     * vectorises, which a check at each back-edge keeps scalar).
+     * vectorises that are not leaf loops over an array's length, which a check at each
+     * back-edge keeps scalar).
      *
      * @throws IllegalArgumentException with the reason, for a missing or empty argument, an
      *                                  empty or malformed prefix, or one inside a protected root

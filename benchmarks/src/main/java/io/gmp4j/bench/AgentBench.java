@@ -35,7 +35,10 @@ import java.util.jar.Manifest;
  *       (asynchronous preemption, the preempted goroutine to the global queue).</li>
  *   <li>{@code agent-cost}: fib(32) and two loops over a 1M-int array, each run in a goroutine,
  *       in ms (rows {@code agent-cost-fib}, {@code agent-cost-array-sum},
- *       {@code agent-cost-array-hash}), impls {@code gmp4j} and {@code gmp4j-agent}.</li>
+ *       {@code agent-cost-array-hash}), impls {@code gmp4j}, {@code gmp4j-agent} (both loops
+ *       run up to the array's length, so they get no check: see the agent's ArrayLoops) and
+ *       {@code gmp4j-agent-checked} (the agent with {@code -Dgmp4j.arrayloops=check}: what a
+ *       check in those loops would cost).</li>
  * </ul>
  * The agent jar is the {@code gmp4j-agent} jar on the class path, else
  * {@code -Dgmp4j.bench.agentJar}; a class path with the agent's classes directory gets a
@@ -60,7 +63,8 @@ final class AgentBench {
 
     /** The child impls of one benchmark, all gmp4j runtimes. */
     static List<String> variants(String bench) {
-        return bench.equals("hog") ? List.of("gmp4j", "gmp4j-agent", "gmp4j-none") : List.of("gmp4j", "gmp4j-agent");
+        return bench.equals("hog") ? List.of("gmp4j", "gmp4j-agent", "gmp4j-none")
+                : List.of("gmp4j", "gmp4j-agent", "gmp4j-agent-checked");
     }
 
     /** Whether the Go benchmark binary runs {@code bench} too (impl {@code go}). */
@@ -78,6 +82,8 @@ final class AgentBench {
         return switch (variant) {
             case "gmp4j" -> List.of();
             case "gmp4j-agent" -> List.of("-javaagent:" + agentJar(classpath) + "=" + PREFIX, "-Dgmp4j.preempthandoff=false");
+            case "gmp4j-agent-checked" -> List.of("-javaagent:" + agentJar(classpath) + "=" + PREFIX,
+                    "-Dgmp4j.preempthandoff=false", "-Dgmp4j.arrayloops=check");
             case "gmp4j-none" -> List.of("-Dgmp4j.preempthandoff=false");
             default -> throw new IllegalArgumentException("unknown variant '" + variant + "'");
         };

@@ -104,7 +104,8 @@ final class BenchOptions {
                             echo-turns-c16 echo-turns-c256 (every echo server at once, loaded in turns)
                             remote-pingpong remote-throughput-1 remote-throughput-10 remote-kill-detect
                             (two JVMs on loopback; gmp4j and pekko only; once, at the largest --procs)
-                            hog agent-cost (loop preemption at procs 1: gmp4j, gmp4j-agent, gmp4j-none)
+                            hog agent-cost (loop preemption at procs 1: gmp4j, gmp4j-agent; hog also gmp4j-none
+                            and go, agent-cost also gmp4j-agent-checked)
                             (default: all)
                   --procs   GOMAXPROCS / scheduler parallelism values (default 1,2); floor runs at 1 only;
                             fib-paired runs 1 and the largest value (at least 2) in one process

@@ -57,7 +57,7 @@ class AgentBenchTest {
                 value(out, row, impl);
             }
         }
-        for (String impl : List.of("gmp4j", "gmp4j-agent")) {
+        for (String impl : List.of("gmp4j", "gmp4j-agent", "gmp4j-agent-checked")) {
             for (String row : List.of("agent-cost-fib", "agent-cost-array-sum", "agent-cost-array-hash")) {
                 assertTrue(value(out, row, impl) > 0, row + " " + impl);
             }
