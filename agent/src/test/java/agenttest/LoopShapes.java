@@ -119,6 +119,20 @@ public final class LoopShapes {
         return s + n;
     }
 
+    /** The bound is an array's length, stored again inside the loop: it could grow with the index. */
+    public static long checkLengthStoredInside(int[] a) {
+        int n = a.length;
+        long s = 0;
+        for (int i = 0; i < n; i++) {
+            if (i < 5) {
+                int[] b = new int[i + 2];
+                n = b.length;
+            }
+            s += i;
+        }
+        return s;
+    }
+
     public static long checkLongIndex(int[] a) {
         long s = 0;
         for (long i = 0; i < a.length; i++) {

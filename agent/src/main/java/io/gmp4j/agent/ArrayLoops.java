@@ -38,8 +38,9 @@ import java.util.List;
  *       head} (no label in between that a branch enters);</li>
  *   <li>{@code i} is written in the loop only by that {@code IINC i 1};</li>
  *   <li>{@code bound} is {@code ALOAD a; ARRAYLENGTH} with {@code a} never stored in the loop,
- *       or {@code ILOAD n} where {@code n} is not a parameter and every store to it in the
- *       method is of an {@code ARRAYLENGTH} (the enhanced {@code for} over an array).</li>
+ *       or {@code ILOAD n} where {@code n} is not a parameter, is not stored in the loop, and
+ *       every store to it in the method is of an {@code ARRAYLENGTH} (the enhanced {@code for}
+ *       over an array).</li>
  * </ul>
  * Anything else keeps its check: the rule errs toward checking. {@code i} may start below 0, so
  * the strict bound is 2<sup>32</sup> iterations; a loop that relies on that is not one a user
@@ -154,8 +155,9 @@ final class ArrayLoops {
             }
             return len;
         }
-        if (start instanceof VarInsnNode n && n.getOpcode() == Opcodes.ILOAD && lengthLocal(n.var)) {
-            return n;
+        if (start instanceof VarInsnNode n && n.getOpcode() == Opcodes.ILOAD && lengthLocal(n.var)
+                && !stores(Opcodes.ISTORE, n.var, head, last)) {
+            return n; // a length stored inside the loop could grow with it: n = new int[i + 2].length
         }
         return null;
     }

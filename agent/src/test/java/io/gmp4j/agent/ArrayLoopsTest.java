@@ -44,7 +44,7 @@ class ArrayLoopsTest {
             }
             methods++;
         }
-        assertEquals(16, methods);
+        assertEquals(17, methods);
         assertEquals(1, polls.get("checkLoopInside"), "checkLoopInside: its outer loop only");
         assertEquals(6, t.arrayLoopsSkipped(), "four skip* loops and the inner ones of nestedOneCheck and checkLoopInside");
     }
