@@ -33,7 +33,10 @@ abstract class ActorCell<T> extends MailboxCell<T> {
     private boolean finished;
     private HashSet<ActorCell<?>> children;
     private LinkedHashMap<Object, DeathListener> watchers;
+    /** Set once this actor has finished and told every watcher: a later watch is told at once. */
     private boolean watchersClosed;
+    /** Set once this actor has finished: a later link fails (the linker is told at once). */
+    private boolean linksClosed;
     /**
      * The actors this one watches, each with the notice of its watch: deduplicates watch until
      * that notice is taken ({@link WatchNotice}), and is unwatched when this one dies.
@@ -41,7 +44,7 @@ abstract class ActorCell<T> extends MailboxCell<T> {
     private HashMap<ActorRef<?>, WatchNotice> watching;
     /**
      * The actors linked to this one (both sides hold the link): cells, and
-     * {@link RemoteActorRef}s whose transport holds the other end; closed with the watchers.
+     * {@link RemoteActorRef}s whose transport holds the other end; closed when this one finishes.
      */
     private HashSet<ActorRef<?>> links;
 
@@ -253,19 +256,12 @@ abstract class ActorCell<T> extends MailboxCell<T> {
             release();
         }
         onFinished();
-        // Only now close the watchers: a watch that comes after this is told at once (see
-        // watch), so it must not come before the drain above, or a whenTerminated could return
-        // while the mailbox's messages are not dead letters yet. A watch during the drain joins
-        // the list and is told below.
-        Map<Object, DeathListener> ws;
         Throwable why;
         HashMap<ActorRef<?>, WatchNotice> watched;
         HashSet<ActorRef<?>> linked;
         lock();
         try {
-            ws = watchers;
-            watchers = null;
-            watchersClosed = true; // also closes links: addLink fails from now on
+            linksClosed = true; // addLink fails from now on
             why = reason;
             watched = watching;
             watching = null;
@@ -289,8 +285,27 @@ abstract class ActorCell<T> extends MailboxCell<T> {
         } else {
             system.actorGone();
         }
-        if (ws != null) {
-            Terminated t = new Terminated(this, why);
+        // The watchers, in the order they watched. The list closes only when it is empty: a
+        // watch that comes while they are told joins its end and is told in turn, and one that
+        // comes after the close is told at once (see watch). So a whenTerminated returns only
+        // after every watch made before it has its notice. Closing after the drain above keeps
+        // a whenTerminated from returning while the mailbox's messages are not dead letters yet.
+        Terminated t = new Terminated(this, why);
+        while (true) {
+            Map<Object, DeathListener> ws;
+            lock();
+            try {
+                ws = watchers;
+                watchers = null;
+                if (ws == null) {
+                    watchersClosed = true;
+                }
+            } finally {
+                unlock();
+            }
+            if (ws == null) {
+                break;
+            }
             for (DeathListener l : ws.values()) {
                 try {
                     l.onTerminated(t);
@@ -413,7 +428,7 @@ abstract class ActorCell<T> extends MailboxCell<T> {
     private boolean addLink(ActorRef<?> other) {
         lock();
         try {
-            if (watchersClosed) {
+            if (linksClosed) {
                 return false;
             }
             if (links == null) {
