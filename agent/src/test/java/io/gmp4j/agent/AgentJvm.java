@@ -56,4 +56,24 @@ final class AgentJvm {
         flags.add("-Dagenttest.args=" + String.join(",", args));
         return TestSupport.runChildJvm(List.of(), flags, main);
     }
+
+    /**
+     * {@code original}'s class defined again from {@code bytes} (its instrumented copy) in a
+     * loader of its own, which asks its parent for every other class.
+     */
+    static Class<?> copyOf(Class<?> original, byte[] bytes) throws ClassNotFoundException {
+        ClassLoader loader = new ClassLoader(original.getClassLoader()) {
+            @Override
+            protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+                if (name.equals(original.getName())) {
+                    synchronized (getClassLoadingLock(name)) {
+                        Class<?> c = findLoadedClass(name);
+                        return c != null ? c : defineClass(name, bytes, 0, bytes.length);
+                    }
+                }
+                return super.loadClass(name, resolve);
+            }
+        };
+        return loader.loadClass(original.getName());
+    }
 }

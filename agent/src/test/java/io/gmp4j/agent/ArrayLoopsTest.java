@@ -81,19 +81,7 @@ class ArrayLoopsTest {
     @Test
     void everyShapeComputesTheSameInstrumented() throws Exception {
         byte[] instrumented = new BackEdgeTransformer(List.of("agenttest.")).instrument(shapes());
-        ClassLoader loader = new ClassLoader(ArrayLoopsTest.class.getClassLoader()) {
-            @Override
-            protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-                if (name.equals(LoopShapes.class.getName())) {
-                    synchronized (getClassLoadingLock(name)) {
-                        Class<?> c = findLoadedClass(name);
-                        return c != null ? c : defineClass(name, instrumented, 0, instrumented.length);
-                    }
-                }
-                return super.loadClass(name, resolve);
-            }
-        };
-        Class<?> copy = loader.loadClass(LoopShapes.class.getName());
+        Class<?> copy = AgentJvm.copyOf(LoopShapes.class, instrumented);
         int[] a = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5};
         for (Method m : LoopShapes.class.getDeclaredMethods()) {
             Object[] args = switch (m.getParameterCount()) {

@@ -83,19 +83,7 @@ class PreemptAgentTest {
         byte[] instrumented = t.instrument(original);
         assertTrue(t.backEdges() >= 14, "back-edges: " + t.backEdges());
         assertEquals(1, t.arrayLoopsSkipped(), "arraySum's loop over a.length has no check");
-        ClassLoader loader = new ClassLoader(PreemptAgentTest.class.getClassLoader()) {
-            @Override
-            protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-                if (name.equals(Loops.class.getName())) {
-                    synchronized (getClassLoadingLock(name)) {
-                        Class<?> c = findLoadedClass(name);
-                        return c != null ? c : defineClass(name, instrumented, 0, instrumented.length);
-                    }
-                }
-                return super.loadClass(name, resolve);
-            }
-        };
-        Class<?> copy = loader.loadClass(Loops.class.getName());
+        Class<?> copy = AgentJvm.copyOf(Loops.class, instrumented);
         assertNotEquals(Loops.class, copy);
         Method all = copy.getMethod("all", int.class);
         for (int scale : new int[]{0, 1, 7, 60}) {
