@@ -133,6 +133,26 @@ public final class LoopShapes {
         return s;
     }
 
+    /** Each iteration zeroes an array as long as {@code a}: work that grows with it. */
+    public static long checkAllocationInside(int[] a) {
+        long s = 0;
+        for (int i = 0; i < a.length; i++) {
+            long[] scratch = new long[a.length];
+            s += scratch.length + a[i];
+        }
+        return s;
+    }
+
+    /** The bound is not only a length: the two values of the ternary join at its store. */
+    public static long checkTernaryLength(int[] a) {
+        int n = a.length > 5 ? 7 : a.length;
+        long s = 0;
+        for (int i = 0; i < n; i++) {
+            s += a[i];
+        }
+        return s;
+    }
+
     public static long checkLongIndex(int[] a) {
         long s = 0;
         for (long i = 0; i < a.length; i++) {

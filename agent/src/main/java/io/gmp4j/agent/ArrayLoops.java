@@ -28,10 +28,10 @@ import java.util.List;
  * <p>A back-edge closes such a loop when all of these hold over the loop's code, from its head
  * (the back-edge's target) to the back-edge:
  * <ul>
- *   <li>no call ({@code invoke*}), monitor, {@code jsr} or {@code ret}; no other backward
- *       branch (no loop inside, no {@code continue} to the head, no {@code continue} to an
- *       outer loop); no branch from outside into it other than at the head; no exception
- *       handler inside it;</li>
+ *   <li>no call ({@code invoke*}), monitor, array allocation, {@code jsr} or {@code ret}; no
+ *       other backward branch (no loop inside, no {@code continue} to the head, no
+ *       {@code continue} to an outer loop); no branch from outside into it other than at the
+ *       head; no exception handler inside it, nor one before its end for code inside it;</li>
  *   <li>the test is javac's: {@code ILOAD i; bound; IF_ICMPGE exit} first thing at the head,
  *       with {@code exit} past the loop, and {@code IINC i 1; GOTO head} as its last two
  *       instructions; or the bottom-tested form, {@code IINC i 1; ILOAD i; bound; IF_ICMPLT
@@ -39,8 +39,8 @@ import java.util.List;
  *   <li>{@code i} is written in the loop only by that {@code IINC i 1};</li>
  *   <li>{@code bound} is {@code ALOAD a; ARRAYLENGTH} with {@code a} never stored in the loop,
  *       or {@code ILOAD n} where {@code n} is not a parameter, is not stored in the loop, and
- *       every store to it in the method is of an {@code ARRAYLENGTH} (the enhanced {@code for}
- *       over an array).</li>
+ *       every store to it in the method is of an {@code ARRAYLENGTH} that no branch joins (the
+ *       enhanced {@code for} over an array).</li>
  * </ul>
  * Anything else keeps its check: the rule errs toward checking. {@code i} may start below 0, so
  * the strict bound is 2<sup>32</sup> iterations; a loop that relies on that is not one a user
@@ -50,7 +50,7 @@ final class ArrayLoops {
     private final InsnList code;
     /** Every branch of the method as (from, to) instruction indexes, handlers not included. */
     private final List<int[]> edges = new ArrayList<>();
-    private final int[] handlers;
+    private final MethodNode method;
     private final int firstLocal;
 
     ArrayLoops(MethodNode method) {
@@ -67,7 +67,7 @@ final class ArrayLoops {
                 s.labels.forEach(l -> edges.add(new int[]{from, code.indexOf(l)}));
             }
         }
-        handlers = method.tryCatchBlocks.stream().mapToInt((TryCatchBlockNode b) -> code.indexOf(b.handler)).toArray();
+        this.method = method;
         firstLocal = ((method.access & Opcodes.ACC_STATIC) != 0 ? 0 : 1)
                 + (Type.getArgumentsAndReturnSizes(method.desc) >> 2) - 1;
     }
@@ -119,7 +119,9 @@ final class ArrayLoops {
         for (int k = head; k <= last; k++) {
             switch (code.get(k).getOpcode()) {
                 case Opcodes.INVOKEVIRTUAL, Opcodes.INVOKESPECIAL, Opcodes.INVOKESTATIC, Opcodes.INVOKEINTERFACE,
-                     Opcodes.INVOKEDYNAMIC, Opcodes.MONITORENTER, Opcodes.MONITOREXIT, Opcodes.JSR, Opcodes.RET -> {
+                     Opcodes.INVOKEDYNAMIC, Opcodes.MONITORENTER, Opcodes.MONITOREXIT, Opcodes.JSR, Opcodes.RET,
+                     // an array's allocation zeroes it: work that grows with its length, each iteration
+                     Opcodes.NEWARRAY, Opcodes.ANEWARRAY, Opcodes.MULTIANEWARRAY -> {
                     return false;
                 }
                 default -> {
@@ -135,9 +137,11 @@ final class ArrayLoops {
                 return false; // entered past its test
             }
         }
-        for (int h : handlers) {
-            if (h >= head && h <= last) {
-                return false;
+        for (TryCatchBlockNode b : method.tryCatchBlocks) {
+            int h = code.indexOf(b.handler);
+            boolean covers = code.indexOf(b.start) <= last && code.indexOf(b.end) > head;
+            if (h >= head && h <= last || covers && h <= last) {
+                return false; // a handler inside, or one before it that may lead back into it
             }
         }
         return true;
@@ -174,8 +178,9 @@ final class ArrayLoops {
             }
             if (insn instanceof VarInsnNode v && v.var == var && v.getOpcode() == Opcodes.ISTORE) {
                 AbstractInsnNode before = real(v, false);
-                if (before == null || before.getOpcode() != Opcodes.ARRAYLENGTH) {
-                    return false;
+                if (before == null || before.getOpcode() != Opcodes.ARRAYLENGTH
+                        || entered(code.indexOf(before), code.indexOf(v))) {
+                    return false; // not only a length: n = f ? k : a.length joins at the store
                 }
                 stored = true;
             } else if (insn instanceof VarInsnNode v && v.var == var && v.getOpcode() != Opcodes.ILOAD) {
@@ -208,6 +213,22 @@ final class ArrayLoops {
             }
         }
         return true;
+    }
+
+    /** Whether a branch or a handler enters the code in {@code (from, to]}. */
+    private boolean entered(int from, int to) {
+        for (int[] e : edges) {
+            if (e[1] > from && e[1] <= to) {
+                return true;
+            }
+        }
+        for (TryCatchBlockNode b : method.tryCatchBlocks) {
+            int h = code.indexOf(b.handler);
+            if (h > from && h <= to) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean stores(int opcode, int var, int head, int last) {

@@ -12,12 +12,15 @@ import org.objectweb.asm.tree.LookupSwitchInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.TableSwitchInsnNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
 
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -26,7 +29,8 @@ import java.util.concurrent.atomic.LongAdder;
  * branch (a jump, conditional or not, or a switch case, to an instruction at or before it: a
  * loop's back-edge) of the methods of the classes under its prefixes, but for the back-edges of
  * leaf loops counted up to an array's length ({@link ArrayLoops}), unless asked to check those
- * too.
+ * too; and at the start of an exception handler placed at or before the end of the code it
+ * covers (a loop closed by a throw).
  *
  * <p>The inserted instruction takes no operand and pushes nothing, so the operand stack at the
  * branch, the max stack and the stack map frames (which sit at labels) stay valid: the class
@@ -140,6 +144,22 @@ final class BackEdgeTransformer implements ClassFileTransformer {
                     skipped++;
                 } else {
                     edges.add(insn);
+                }
+            }
+            // A handler at or before the end of the code it covers can close a loop with no
+            // branch at all (a throw in that code, the handler, back into it): it gets the check
+            // as its first instruction, after its label and frame. javac puts handlers after
+            // their code, but for a synchronized block's own cleanup, which this also checks.
+            Set<LabelNode> handlers = new HashSet<>();
+            for (TryCatchBlockNode b : m.tryCatchBlocks) {
+                if (code.indexOf(b.handler) <= code.indexOf(b.end) && handlers.add(b.handler)) {
+                    AbstractInsnNode first = b.handler.getNext();
+                    while (first != null && first.getOpcode() < 0) {
+                        first = first.getNext();
+                    }
+                    if (first != null) {
+                        edges.add(first);
+                    }
                 }
             }
             for (AbstractInsnNode edge : edges) {

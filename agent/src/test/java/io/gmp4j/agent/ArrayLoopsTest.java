@@ -6,6 +6,8 @@ import io.gmp4j.TestSupport.ChildRun;
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
@@ -44,9 +46,68 @@ class ArrayLoopsTest {
             }
             methods++;
         }
-        assertEquals(17, methods);
+        assertEquals(19, methods);
         assertEquals(1, polls.get("checkLoopInside"), "checkLoopInside: its outer loop only");
         assertEquals(6, t.arrayLoopsSkipped(), "four skip* loops and the inner ones of nestedOneCheck and checkLoopInside");
+    }
+
+    /**
+     * Bytecode javac does not write: a loop over an array inside a try whose handler sits before
+     * the loop, resets the index and falls into the loop's head. A throw in the body closes a
+     * loop with no branch, so the loop keeps its check and the handler gets one.
+     */
+    @Test
+    void aHandlerBeforeTheLoopThatLeadsBackIntoItKeepsTheLoopsCheckAndGetsOne() throws Exception {
+        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS);
+        cw.visit(Opcodes.V21, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, "agenttest/HandlerCycle", null, "java/lang/Object", null);
+        MethodVisitor mv = cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "spin", "([II)J", null, null);
+        mv.visitCode();
+        Label handler = new Label();
+        Label head = new Label();
+        Label exit = new Label();
+        mv.visitTryCatchBlock(head, exit, handler, "java/lang/ArithmeticException");
+        mv.visitInsn(Opcodes.ICONST_0);
+        mv.visitVarInsn(Opcodes.ISTORE, 2);
+        mv.visitJumpInsn(Opcodes.GOTO, head);
+        mv.visitLabel(handler); // i = 0, and on into the head
+        mv.visitInsn(Opcodes.POP);
+        mv.visitInsn(Opcodes.ICONST_0);
+        mv.visitVarInsn(Opcodes.ISTORE, 2);
+        mv.visitLabel(head); // for (; i < a.length; i++) { 1 / (i - k); }
+        mv.visitVarInsn(Opcodes.ILOAD, 2);
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitInsn(Opcodes.ARRAYLENGTH);
+        mv.visitJumpInsn(Opcodes.IF_ICMPGE, exit);
+        mv.visitInsn(Opcodes.ICONST_1);
+        mv.visitVarInsn(Opcodes.ILOAD, 2);
+        mv.visitVarInsn(Opcodes.ILOAD, 1);
+        mv.visitInsn(Opcodes.ISUB);
+        mv.visitInsn(Opcodes.IDIV);
+        mv.visitInsn(Opcodes.POP);
+        mv.visitIincInsn(2, 1);
+        mv.visitJumpInsn(Opcodes.GOTO, head);
+        mv.visitLabel(exit);
+        mv.visitVarInsn(Opcodes.ILOAD, 2);
+        mv.visitInsn(Opcodes.I2L);
+        mv.visitInsn(Opcodes.LRETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+        cw.visitEnd();
+        BackEdgeTransformer t = new BackEdgeTransformer(List.of("agenttest."));
+        byte[] instrumented = t.instrument(cw.toByteArray());
+        assertEquals(2, pollsByMethod(instrumented).get("spin"), "the loop's back-edge and the handler");
+        assertEquals(0, t.arrayLoopsSkipped());
+        // It still verifies and runs: no k in the array's range, so no throw, and the loop ends.
+        Method spin = defineAlone("agenttest.HandlerCycle", instrumented).getMethod("spin", int[].class, int.class);
+        assertEquals(5L, spin.invoke(null, new int[5], -1));
+    }
+
+    private static Class<?> defineAlone(String name, byte[] bytes) {
+        return new ClassLoader(ArrayLoopsTest.class.getClassLoader()) {
+            Class<?> define() {
+                return defineClass(name, bytes, 0, bytes.length);
+            }
+        }.define();
     }
 
     @Test
