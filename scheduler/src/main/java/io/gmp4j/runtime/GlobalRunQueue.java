@@ -50,6 +50,11 @@ final class GlobalRunQueue {
         size = s + n;
     }
 
+    /** The oldest task, left in place, or null. Caller holds the lock. */
+    Runnable peek() {
+        return size == 0 ? null : items[head];
+    }
+
     /** Removes and returns the oldest task, or null. Caller holds the lock. */
     Runnable poll() {
         int s = size;

@@ -29,6 +29,11 @@ final class M extends Thread {
     /** Set by Go.gosched() and preemption: the yielding goroutine goes to the global queue. */
     boolean goschedGlobal;
     /**
+     * The task this M just put on the global queue by a yield (gosched, preemption), until its
+     * next findRunnable reads it: that schedule's fairness pick passes over it (see there).
+     */
+    Runnable yieldedGlobal;
+    /**
      * The landing of the one {@code g.ready()} running on this M inside
      * {@link Placement#ready(G, Object)} (a {@link io.gmp4j.runtime.spi.Landing} or a netpoll
      * result {@link io.gmp4j.runtime.spi.TaskBatch}), for the {@code execute} that ready's

@@ -81,6 +81,8 @@ final class P {
 
     /** Owner only: consecutive runs that inherited a time slice through runnext. */
     int runnextChain;
+    /** Owner only: a fairness pick passed over a just-yielded task; the next schedule makes it. */
+    boolean fairnessOwed;
 
     // Counters, each written by the owner only (plain), read racily for stats.
     long runnextHits;

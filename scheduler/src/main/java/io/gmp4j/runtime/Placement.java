@@ -56,6 +56,7 @@ abstract sealed class Placement extends Workers implements Executor permits Sche
                 // that was unparked while parking, or gosched/preemption.
                 if (m.goschedGlobal) {
                     m.goschedGlobal = false;
+                    m.yieldedGlobal = task;
                     SchedTrace.ready(this, task, io.gmp4j.runtime.events.GoroutineReadyEvent.YIELD_GLOBAL);
                     globrunqputAndWake(task);
                     return;

@@ -129,12 +129,24 @@ abstract sealed class SchedLoop extends Placement permits Scheduler {
 
             // Check the global runnable queue once in a while to ensure fairness. Otherwise
             // two goroutines can completely occupy the local runqueue by constantly respawning
-            // each other.
-            if (p.schedtick() % GLOBAL_QUEUE_INTERVAL == 0 && runq.size() > 0) {
-                Runnable r;
+            // each other. One refinement of Go's check: it does not hand the P straight back to
+            // the goroutine that this M's last run put at the global head by yielding (a
+            // preempted hog, a gosched): the work that waited through its slice runs first, and
+            // the pick is owed to the next schedule, so the global queue still waits at most
+            // one run more than Go's would. (With Go's rule the hog wins that pick once in 61
+            // slices, and a goroutine its slice delayed waits a second slice.)
+            Runnable yielded = m.yieldedGlobal;
+            m.yieldedGlobal = null;
+            if ((p.fairnessOwed || p.schedtick() % GLOBAL_QUEUE_INTERVAL == 0) && runq.size() > 0) {
+                Runnable r = null;
                 lock.lock();
                 try {
-                    r = globrunqget(p, 1);
+                    if (!p.fairnessOwed && yielded != null && runq.peek() == yielded) {
+                        p.fairnessOwed = true;
+                    } else {
+                        p.fairnessOwed = false;
+                        r = globrunqget(p, 1);
+                    }
                 } finally {
                     lock.unlock();
                 }

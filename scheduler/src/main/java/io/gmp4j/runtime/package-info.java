@@ -33,7 +33,8 @@
  *       spinning M if a P is idle and no M spins. From another thread: the global queue and
  *       {@code wakep}.</li>
  *   <li>An M's {@code schedule} calls {@code findRunnable}: the global queue first every 61st
- *       tick, runnext (inheriting the slice, at most 3 in a row) and the local ring, the global
+ *       tick (unless its head is the goroutine this M just yielded there: then at the next
+ *       schedule), runnext (inheriting the slice, at most 3 in a row) and the local ring, the global
  *       queue, {@code netpoll(0)}, stealing; with nothing, it releases its P and stops
  *       ({@code stopm}).</li>
  *   <li>{@code run} sets the P to {@code USER} and calls the task: the continuation mounts on
