@@ -33,10 +33,11 @@ abstract class ActorCell<T> extends MailboxCell<T> {
     private boolean finished;
     private HashSet<ActorCell<?>> children;
     private LinkedHashMap<Object, DeathListener> watchers;
-    /** Set once this actor has finished and told every watcher: a later watch is told at once. */
     private boolean watchersClosed;
-    /** Set once this actor has finished: a later link fails (the linker is told at once). */
-    private boolean linksClosed;
+    /** Set once this actor has finished and told every watcher it had; then whenTold runs at once. */
+    private boolean told;
+    /** What {@link #whenTold} was given before {@link #told}: run once it is set. */
+    private ArrayList<Runnable> afterTold;
     /**
      * The actors this one watches, each with the notice of its watch: deduplicates watch until
      * that notice is taken ({@link WatchNotice}), and is unwatched when this one dies.
@@ -44,7 +45,7 @@ abstract class ActorCell<T> extends MailboxCell<T> {
     private HashMap<ActorRef<?>, WatchNotice> watching;
     /**
      * The actors linked to this one (both sides hold the link): cells, and
-     * {@link RemoteActorRef}s whose transport holds the other end; closed when this one finishes.
+     * {@link RemoteActorRef}s whose transport holds the other end; closed with the watchers.
      */
     private HashSet<ActorRef<?>> links;
 
@@ -256,12 +257,19 @@ abstract class ActorCell<T> extends MailboxCell<T> {
             release();
         }
         onFinished();
+        // Only now close the watchers: a watch that comes after this is told at once (see
+        // watch), so it must not come before the drain above, or a whenTerminated could return
+        // while the mailbox's messages are not dead letters yet. A watch during the drain joins
+        // the list and is told below.
+        Map<Object, DeathListener> ws;
         Throwable why;
         HashMap<ActorRef<?>, WatchNotice> watched;
         HashSet<ActorRef<?>> linked;
         lock();
         try {
-            linksClosed = true; // addLink fails from now on
+            ws = watchers;
+            watchers = null;
+            watchersClosed = true; // also closes links: addLink fails from now on
             why = reason;
             watched = watching;
             watching = null;
@@ -285,30 +293,31 @@ abstract class ActorCell<T> extends MailboxCell<T> {
         } else {
             system.actorGone();
         }
-        // The watchers, in the order they watched. The list closes only when it is empty: a
-        // watch that comes while they are told joins its end and is told in turn, and one that
-        // comes after the close is told at once (see watch). So a whenTerminated returns only
-        // after every watch made before it has its notice. Closing after the drain above keeps
-        // a whenTerminated from returning while the mailbox's messages are not dead letters yet.
-        Terminated t = new Terminated(this, why);
-        while (true) {
-            Map<Object, DeathListener> ws;
-            lock();
-            try {
-                ws = watchers;
-                watchers = null;
-                if (ws == null) {
-                    watchersClosed = true;
-                }
-            } finally {
-                unlock();
-            }
-            if (ws == null) {
-                break;
-            }
+        if (ws != null) {
+            Terminated t = new Terminated(this, why);
             for (DeathListener l : ws.values()) {
                 try {
                     l.onTerminated(t);
+                } catch (RuntimeException e) {
+                    system.failed(this, e);
+                }
+            }
+        }
+        // Every watcher it had is told: now the whenTerminated calls that came too late to be
+        // one of them (see whenTold), in order.
+        ArrayList<Runnable> after;
+        lock();
+        try {
+            told = true;
+            after = afterTold;
+            afterTold = null;
+        } finally {
+            unlock();
+        }
+        if (after != null) {
+            for (Runnable r : after) {
+                try {
+                    r.run();
                 } catch (RuntimeException e) {
                     system.failed(this, e);
                 }
@@ -332,7 +341,7 @@ abstract class ActorCell<T> extends MailboxCell<T> {
     void onFinished() {
     }
 
-    private Throwable reasonIfDead() {
+    final Throwable reasonIfDead() {
         lock();
         try {
             return reason;
@@ -375,6 +384,28 @@ abstract class ActorCell<T> extends MailboxCell<T> {
         } finally {
             unlock();
         }
+    }
+
+    /**
+     * For a caller that found this actor finished: runs {@code r} once every watcher it had is
+     * told (their notices are in their mailboxes), on the thread that told them; at once, on
+     * the caller's, if that is done. Only {@code whenTerminated} waits so; a late watch is
+     * told at once.
+     */
+    final void whenTold(Runnable r) {
+        lock();
+        try {
+            if (!told) {
+                if (afterTold == null) {
+                    afterTold = new ArrayList<>();
+                }
+                afterTold.add(r);
+                return;
+            }
+        } finally {
+            unlock();
+        }
+        r.run();
     }
 
     /** Registers a watcher; false (nothing registered) if this actor has already finished. */
@@ -428,7 +459,7 @@ abstract class ActorCell<T> extends MailboxCell<T> {
     private boolean addLink(ActorRef<?> other) {
         lock();
         try {
-            if (linksClosed) {
+            if (watchersClosed) {
                 return false;
             }
             if (links == null) {

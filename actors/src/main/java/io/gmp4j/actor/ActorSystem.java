@@ -293,7 +293,16 @@ public final class ActorSystem implements AutoCloseable {
      */
     public Reply<Terminated> whenTerminated(ActorRef<?> ref) {
         Reply<Terminated> r = new Reply<>("termination of " + ref.name());
-        ActorCell.watch(ref, r, t -> r.complete(t, null));
+        if (ref instanceof RemoteActorRef<?>) {
+            ActorCell.watch(ref, r, t -> r.complete(t, null));
+            return r;
+        }
+        ActorCell<?> c = ActorCell.cellOf(ref, "whenTerminated");
+        if (!c.addWatcher(r, t -> r.complete(t, null))) {
+            // It has finished: done once the watchers it had are told, so that this reply is
+            // never done ahead of the notice of a watch made before it.
+            c.whenTold(() -> r.complete(new Terminated(c, c.reasonIfDead()), null));
+        }
         return r;
     }
 
