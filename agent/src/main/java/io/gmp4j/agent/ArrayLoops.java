@@ -140,7 +140,7 @@ final class ArrayLoops {
         for (TryCatchBlockNode b : method.tryCatchBlocks) {
             int h = code.indexOf(b.handler);
             boolean covers = code.indexOf(b.start) <= last && code.indexOf(b.end) > head;
-            if (h >= head && h <= last || covers && h <= last) {
+            if (h <= last && (h >= head || covers)) {
                 return false; // a handler inside, or one before it that may lead back into it
             }
         }
@@ -198,12 +198,8 @@ final class ArrayLoops {
         if (!(inc instanceof IincInsnNode s) || s.var != i || s.incr != 1) {
             return false;
         }
-        int from = code.indexOf(inc);
-        int to = code.indexOf(edge);
-        for (int[] e : edges) {
-            if (e[1] > from && e[1] <= to) {
-                return false;
-            }
+        if (entered(code.indexOf(inc), code.indexOf(edge))) {
+            return false;
         }
         for (int k = head; k <= last; k++) {
             AbstractInsnNode insn = code.get(k);

@@ -134,17 +134,22 @@ final class BackEdgeTransformer implements ClassFileTransformer {
             if (code.size() == 0) {
                 continue;
             }
-            ArrayLoops arrayLoops = checkArrayLoops ? null : new ArrayLoops(m);
+            ArrayLoops arrayLoops = null; // built at the method's first back-edge, if any
             List<AbstractInsnNode> edges = new ArrayList<>();
             for (AbstractInsnNode insn = code.getFirst(); insn != null; insn = insn.getNext()) {
                 if (!backEdge(code, insn)) {
                     continue;
                 }
-                if (arrayLoops != null && insn instanceof JumpInsnNode j && arrayLoops.bounded(j)) {
-                    skipped++;
-                } else {
-                    edges.add(insn);
+                if (!checkArrayLoops && insn instanceof JumpInsnNode j) {
+                    if (arrayLoops == null) {
+                        arrayLoops = new ArrayLoops(m);
+                    }
+                    if (arrayLoops.bounded(j)) {
+                        skipped++;
+                        continue;
+                    }
                 }
+                edges.add(insn);
             }
             // A handler at or before the end of the code it covers can close a loop with no
             // branch at all (a throw in that code, the handler, back into it): it gets the check

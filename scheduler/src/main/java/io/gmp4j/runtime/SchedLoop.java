@@ -136,7 +136,9 @@ abstract sealed class SchedLoop extends Placement permits Scheduler {
             // one run more than Go's would. (With Go's rule the hog wins that pick once in 61
             // slices, and a goroutine its slice delayed waits a second slice.)
             Runnable yielded = m.yieldedGlobal;
-            m.yieldedGlobal = null;
+            if (yielded != null) {
+                m.yieldedGlobal = null;
+            }
             if ((p.fairnessOwed || p.schedtick() % GLOBAL_QUEUE_INTERVAL == 0) && runq.size() > 0) {
                 Runnable r = null;
                 lock.lock();
