@@ -36,8 +36,8 @@ abstract class ActorCell<T> extends MailboxCell<T> {
     private boolean watchersClosed;
     /** Set once this actor has finished and told every watcher it had; then whenTold runs at once. */
     private boolean told;
-    /** What {@link #whenTold} was given before {@link #told}: run once it is set. */
-    private ArrayList<Runnable> afterTold;
+    /** What {@link #whenTold} was given before {@link #told}: told once it is set. */
+    private ArrayList<DeathListener> afterTold;
     /**
      * The actors this one watches, each with the notice of its watch: deduplicates watch until
      * that notice is taken ({@link WatchNotice}), and is unwatched when this one dies.
@@ -293,19 +293,14 @@ abstract class ActorCell<T> extends MailboxCell<T> {
         } else {
             system.actorGone();
         }
+        Terminated t = null; // made only if someone is to be told
         if (ws != null) {
-            Terminated t = new Terminated(this, why);
-            for (DeathListener l : ws.values()) {
-                try {
-                    l.onTerminated(t);
-                } catch (RuntimeException e) {
-                    system.failed(this, e);
-                }
-            }
+            t = new Terminated(this, why);
+            tell(ws.values(), t);
         }
         // Every watcher it had is told: now the whenTerminated calls that came too late to be
         // one of them (see whenTold), in order.
-        ArrayList<Runnable> after;
+        ArrayList<DeathListener> after;
         lock();
         try {
             told = true;
@@ -315,13 +310,7 @@ abstract class ActorCell<T> extends MailboxCell<T> {
             unlock();
         }
         if (after != null) {
-            for (Runnable r : after) {
-                try {
-                    r.run();
-                } catch (RuntimeException e) {
-                    system.failed(this, e);
-                }
-            }
+            tell(after, t != null ? t : new Terminated(this, why));
         }
         if (linked != null) {
             for (ActorRef<?> l : linked) {
@@ -337,11 +326,22 @@ abstract class ActorCell<T> extends MailboxCell<T> {
         }
     }
 
+    /** Tells each of {@code listeners} of this actor's death, in order; a listener's exception is a failure. */
+    private void tell(Iterable<DeathListener> listeners, Terminated t) {
+        for (DeathListener l : listeners) {
+            try {
+                l.onTerminated(t);
+            } catch (RuntimeException e) {
+                system.failed(this, e);
+            }
+        }
+    }
+
     /** Hook for subclasses, run once when the actor is dead, before its watchers are told. */
     void onFinished() {
     }
 
-    final Throwable reasonIfDead() {
+    private Throwable reasonIfDead() {
         lock();
         try {
             return reason;
@@ -387,25 +387,25 @@ abstract class ActorCell<T> extends MailboxCell<T> {
     }
 
     /**
-     * For a caller that found this actor finished: runs {@code r} once every watcher it had is
+     * For a caller that found this actor finished: tells {@code l} once every watcher it had is
      * told (their notices are in their mailboxes), on the thread that told them; at once, on
      * the caller's, if that is done. Only {@code whenTerminated} waits so; a late watch is
      * told at once.
      */
-    final void whenTold(Runnable r) {
+    final void whenTold(DeathListener l) {
         lock();
         try {
             if (!told) {
                 if (afterTold == null) {
                     afterTold = new ArrayList<>();
                 }
-                afterTold.add(r);
+                afterTold.add(l);
                 return;
             }
         } finally {
             unlock();
         }
-        r.run();
+        l.onTerminated(new Terminated(this, reasonIfDead()));
     }
 
     /** Registers a watcher; false (nothing registered) if this actor has already finished. */

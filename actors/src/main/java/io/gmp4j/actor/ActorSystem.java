@@ -298,10 +298,11 @@ public final class ActorSystem implements AutoCloseable {
             return r;
         }
         ActorCell<?> c = ActorCell.cellOf(ref, "whenTerminated");
-        if (!c.addWatcher(r, t -> r.complete(t, null))) {
+        ActorCell.DeathListener done = t -> r.complete(t, null);
+        if (!c.addWatcher(r, done)) {
             // It has finished: done once the watchers it had are told, so that this reply is
             // never done ahead of the notice of a watch made before it.
-            c.whenTold(() -> r.complete(new Terminated(c, c.reasonIfDead()), null));
+            c.whenTold(done);
         }
         return r;
     }
